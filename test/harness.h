@@ -1,0 +1,134 @@
+/* test/harness.h: small helpers shared by the Criterion tests. Each test file includes rcu.h
+ * (its flavour comes from -DRCU_FLAVOUR_* on the command line) and then this file.
+ *
+ * Flavour-neutral habits the tests follow, so that one source serves all four flavours:
+ * - every thread that reads registers (rcu_register_thread(); a no-op in BP) and unregisters;
+ * - a registered thread that blocks (join, barrier, sleep, condvar) brackets the wait with
+ *   test_block_begin()/test_block_end(): in QSBR an online thread that blocks stalls grace
+ *   periods, elsewhere the two calls are no-ops;
+ * - reader loops call rcu_quiescent_state() between sections (a no-op outside QSBR).
+ */
+#ifndef RCU_TEST_HARNESS_H
+#define RCU_TEST_HARNESS_H
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(RCU_FLAVOUR_QSBR)
+#define TEST_FLAVOUR "qsbr"
+#elif defined(RCU_FLAVOUR_MB)
+#define TEST_FLAVOUR "mb"
+#elif defined(RCU_FLAVOUR_BP)
+#define TEST_FLAVOUR "bp"
+#else
+#define TEST_FLAVOUR "memb"
+#endif
+
+/* Rounds for the racy tests: RCU_TEST_SCALE (default 1) multiplies them for long runs. */
+static inline long test_rounds(long base)
+{
+	const char *s = getenv("RCU_TEST_SCALE");
+	long k = s ? atol(s) : 1;
+	return base * (k > 0 ? k : 1);
+}
+
+static inline uint64_t test_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void test_sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* A cheap per-thread pseudo-random generator (xorshift64*), seeded per thread. */
+static inline uint64_t test_rand(uint64_t *state)
+{
+	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15u;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1du;
+}
+
+/* Spin for a random few hundred iterations: widens the racy windows the tests aim at. */
+static inline void test_widen(uint64_t *state, unsigned max_spins)
+{
+	unsigned n = (unsigned)(test_rand(state) % (max_spins + 1u));
+	for (volatile unsigned i = 0; i < n; i++)
+		;
+}
+
+/* Bracket a blocking wait in a registered thread (QSBR: go offline; elsewhere nothing). */
+static inline void test_block_begin(void)
+{
+#if defined(RCU_FLAVOUR_QSBR)
+	rcu_thread_offline();
+#endif
+}
+
+static inline void test_block_end(void)
+{
+#if defined(RCU_FLAVOUR_QSBR)
+	rcu_thread_online();
+#endif
+}
+
+/*
+ * Death test: run fn(arg) in a forked child with stderr captured; assert that the child was
+ * killed by SIGABRT and that what it printed contains `needle`. Returns nothing; fails the
+ * Criterion test on mismatch and shows the child's message.
+ */
+static inline void test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
+{
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		signal(SIGABRT, SIG_DFL);
+		fn(arg);
+		_exit(0); /* the misuse was not caught */
+	}
+	close(fds[1]);
+	char buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	while (len < sizeof buf - 1 && (n = read(fds[0], buf + len, sizeof buf - 1 - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	close(fds[0]);
+	int status = 0;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+		"expected abort containing \"%s\"; child status %d, said: %s", needle, status, buf);
+	cr_assert(strstr(buf, needle) != NULL, "abort message lacks \"%s\": %s", needle, buf);
+}
+
+#endif /* RCU_TEST_HARNESS_H */
