@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The test suite: the README's test command.
+#   scripts/test.sh            every test of every flavour that is not in the `slow` suite
+#   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/test.sh --tsan     the same under ThreadSanitizer
+#   scripts/test.sh --slow     the long runs (torture, stress) as well
+#   scripts/test.sh --all      default, ASan+UBSan, TSan and the spin model: what CI runs
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+
+run() { # run <build dir> <meson test args...> -- <meson setup args...>
+	local dir=$1; shift
+	local targs=() sargs=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do targs+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	sargs=("$@")
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "${sargs[@]}" >/dev/null
+	fi
+	ninja -C "$dir" >/dev/null
+	meson test -C "$dir" --print-errorlogs "${targs[@]}"
+}
+
+mode=${1:-default}
+case "$mode" in
+default) run build --no-suite slow -- ;;
+--slow) run build -- ;;
+--asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	run build-asan --no-suite slow --no-suite compile --timeout-multiplier 3 -- \
+	-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized ;;
+--tsan) # TSan: no ASLR (recent kernels' mmap randomisation breaks its shadow layout).
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	run build-tsan --no-suite slow --no-suite compile --no-suite fork --timeout-multiplier 4 \
+	--wrapper "setarch $(uname -m) -R" -- \
+	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
+--all)
+	"$0"
+	"$0" --asan
+	"$0" --tsan
+	if [ -x spin/run.sh ]; then spin/run.sh; fi
+	;;
+*) echo "usage: $0 [--asan|--tsan|--slow|--all]" >&2; exit 2 ;;
+esac
