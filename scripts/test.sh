@@ -19,7 +19,20 @@ run() { # run <build dir> <meson test args...> -- <meson setup args...>
 		meson setup "$dir" "${sargs[@]}" >/dev/null
 	fi
 	ninja -C "$dir" >/dev/null
-	meson test -C "$dir" --print-errorlogs "${targs[@]}"
+	local rc=0
+	meson test -C "$dir" --print-errorlogs "${targs[@]}" || rc=$?
+	# The closing line CI reads, counted from meson's log of this run.
+	python3 - "$dir/meson-logs/testlog.json" "$dir" <<'PY'
+import json, sys
+ok = bad = skip = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r in ("OK", "EXPECTEDFAIL"): ok += 1
+    elif r == "SKIP": skip += 1
+    else: bad += 1
+print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
+PY
+	return $rc
 }
 
 mode=${1:-default}
