@@ -504,7 +504,7 @@ static inline void rcu__read_lock_at(const char *file, int line)
 #else
 	unsigned n = r->nesting;
 	r->nesting = n + 1;
-	if (n == 0) {
+	if (RCU__LIKELY(n == 0)) {
 #if defined(RCU_DEBUG)
 		RCU__SYM(debug_enter)(r, file, line);
 #endif
@@ -548,7 +548,7 @@ static inline void rcu_read_unlock(void)
 	unsigned n = r->nesting;
 	RCU__CHECK(n > 0, "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
 	r->nesting = n - 1;
-	if (n == 1)
+	if (RCU__LIKELY(n == 1))
 		rcu__reader_exit(r);
 #endif
 }
