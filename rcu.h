@@ -394,7 +394,12 @@ RCU__WEAK _Thread_local struct rcu__reader RCU__SYM(reader) __attribute__((tls_m
 
 static inline struct rcu__reader *rcu__self(void)
 {
-	return &RCU__SYM(reader);
+	struct rcu__reader *r = &RCU__SYM(reader);
+#if defined(__SANITIZE_ADDRESS__) || defined(RCU__TSAN)
+	/* GCC's -fsanitize=null misjudges the address of a weak thread-local as null: hide it. */
+	__asm__("" : "+r"(r));
+#endif
+	return r;
 }
 
 /* Slow paths: weak functions, so that one copy serves every translation unit. */
