@@ -1038,6 +1038,15 @@ static inline bool rcu__readers_done(struct rcu__state *gp, uint64_t target)
 	return done;
 }
 
+/* Is any thread registered besides `self`? */
+static inline bool rcu__other_readers(struct rcu__state *gp, struct rcu__reader *self)
+{
+	pthread_mutex_lock(&gp->registry_lock);
+	bool others = gp->readers && (gp->readers != self || self->next);
+	pthread_mutex_unlock(&gp->registry_lock);
+	return others;
+}
+
 RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target)
 {
 	uint64_t start = RCU_STALL_TIMEOUT_MS > 0 ? rcu__now_ns() : 0;
@@ -1089,9 +1098,16 @@ RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target)
 		if (cur < target)
 			cur = atomic_fetch_add_explicit(&gp->gp_seq, 1, memory_order_acq_rel) + 1;
 		RCU__DELAY();
-		/* G1: the advance before the scan; pairs with R1/Q3 (a reader's slot store before its loads). */
-		rcu__updater_fence(gp);
-		RCU__SYM(wait_readers)(gp, cur);
+		/*
+		 * With no reader registered but the caller, there is nothing to wait for and no fence to
+		 * force: a thread that registers later takes registry_lock after us, so it sees the
+		 * advance and everything before it.
+		 */
+		if (rcu__other_readers(gp, rcu__self())) {
+			/* G1: the advance before the scan; pairs with R1/Q3 (a reader's slot store before its loads). */
+			rcu__updater_fence(gp);
+			RCU__SYM(wait_readers)(gp, cur);
+		}
 		atomic_fetch_add_explicit(&gp->gp_count, 1, memory_order_relaxed);
 		/* G4: release: the readers' sections (seen through G2) before the completion. */
 		atomic_store_explicit(&gp->gp_completed, cur, memory_order_release);
