@@ -319,7 +319,8 @@ struct rcu_stats {
  */
 struct rcu__reader {
 	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t seq;
-	unsigned nesting;          /* owner only: depth of rcu_read_lock() */
+	unsigned nesting;          /* owner only: sections nested inside the outermost one (QSBR,
+				      RCU_DEBUG only: the depth of rcu_read_lock()) */
 	unsigned char registered;  /* owner writes, under registry lock */
 	unsigned char in_callback; /* owner only: invoking RCU callbacks */
 	struct rcu__reader *next;  /* registry list, under registry lock */
@@ -400,6 +401,19 @@ static inline struct rcu__reader *rcu__self(void)
 	__asm__("" : "+r"(r));
 #endif
 	return r;
+}
+
+/*
+ * Is the thread inside rcu_read_lock()? MEMB/MB/BP: its slot is set exactly while it is (gp_seq
+ * is never 0). QSBR: only RCU_DEBUG counts rcu_read_lock(); release builds answer false.
+ */
+static inline bool rcu__in_section(struct rcu__reader *r)
+{
+#if defined(RCU_FLAVOUR_QSBR)
+	return r->nesting != 0;
+#else
+	return atomic_load_explicit(&r->seq, memory_order_relaxed) != 0;
+#endif
 }
 
 /* Slow paths: weak functions, so that one copy serves every translation unit. */
@@ -495,6 +509,12 @@ static inline void rcu__reader_exit(struct rcu__reader *r)
 }
 #endif
 
+/*
+ * Nesting without a dependency chain: the outermost lock is the one that finds its slot clear,
+ * and the outermost unlock the one that finds no nested section counted. In the common,
+ * unnested case neither loads a value that it computed and stored itself a moment before, so
+ * back-to-back sections do not wait on store-to-load forwarding.
+ */
 static inline void rcu__read_lock_at(const char *file, int line)
 {
 	struct rcu__reader *r = rcu__self();
@@ -507,13 +527,13 @@ static inline void rcu__read_lock_at(const char *file, int line)
 #endif
 	(void)r;
 #else
-	unsigned n = r->nesting;
-	r->nesting = n + 1;
-	if (RCU__LIKELY(n == 0)) {
+	if (RCU__LIKELY(atomic_load_explicit(&r->seq, memory_order_relaxed) == 0)) {
 #if defined(RCU_DEBUG)
 		RCU__SYM(debug_enter)(r, file, line);
 #endif
 		rcu__reader_enter(r);
+	} else {
+		r->nesting++;
 	}
 #endif
 }
@@ -550,11 +570,11 @@ static inline void rcu_read_unlock(void)
 #endif
 	(void)r;
 #else
-	unsigned n = r->nesting;
-	RCU__CHECK(n > 0, "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
-	r->nesting = n - 1;
-	if (RCU__LIKELY(n == 1))
+	RCU__CHECK(rcu__in_section(r), "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
+	if (RCU__LIKELY(r->nesting == 0))
 		rcu__reader_exit(r);
+	else
+		r->nesting--;
 #endif
 }
 
@@ -569,7 +589,7 @@ static inline bool rcu_read_ongoing(void)
 #if defined(RCU_FLAVOUR_QSBR)
 	return atomic_load_explicit(&rcu__self()->seq, memory_order_relaxed) != 0;
 #else
-	return rcu__self()->nesting != 0;
+	return rcu__in_section(rcu__self());
 #endif
 }
 
@@ -965,9 +985,9 @@ RCU__WEAK void RCU__SYM(thread_exit)(void *arg)
 {
 	struct rcu__reader *r = arg;
 #if defined(RCU_FLAVOUR_QSBR)
-	RCU__CHECK(r->nesting == 0, "thread exit", "the thread ends inside rcu_read_lock(): every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
+	RCU__CHECK(!rcu__in_section(r), "thread exit", "the thread ends inside rcu_read_lock(): every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
 #else
-	RCU__CHECK(r->nesting == 0, "thread exit", "the thread ends inside a read-side critical section: every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
+	RCU__CHECK(!rcu__in_section(r), "thread exit", "the thread ends inside a read-side critical section: every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
 #endif
 	RCU__SYM(unregister)(RCU__STATE, r);
 }
@@ -1125,7 +1145,7 @@ RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__state *gp)
 RCU__WEAK void RCU__SYM(cond_synchronize)(struct rcu__state *gp, uint64_t cookie)
 {
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(r->nesting == 0, "synchronize_rcu()", RCU__RULE_IN_SECTION);
+	RCU__CHECK(!rcu__in_section(r), "synchronize_rcu()", RCU__RULE_IN_SECTION);
 	RCU__SYM(init)(gp);
 	bool was_online = rcu__qsbr_leave(gp, r);
 	RCU__SYM(gp_wait_for)(gp, cookie);
@@ -1434,7 +1454,7 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 	if (RCU__UNLIKELY(atomic_load_explicit(&gp->worker_state, memory_order_relaxed) == 0) &&
 	    !RCU__SYM(start_worker)(gp)) {
 		struct rcu__reader *r = rcu__self();
-		if (r->nesting == 0 && !r->in_callback)
+		if (!rcu__in_section(r) && !r->in_callback)
 			rcu__help(gp, r);
 		return;
 	}
@@ -1449,7 +1469,7 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 		;
 	if (RCU__UNLIKELY(pending > RCU_CALLBACK_HIGH_WATER)) {
 		struct rcu__reader *r = rcu__self();
-		if (r->nesting == 0 && !r->in_callback)
+		if (!rcu__in_section(r) && !r->in_callback)
 			rcu__help(gp, r);
 	}
 }
@@ -1457,7 +1477,7 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 RCU__WEAK void RCU__SYM(barrier)(struct rcu__state *gp)
 {
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(r->nesting == 0, "rcu_barrier()", RCU__RULE_IN_SECTION);
+	RCU__CHECK(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
 	RCU__CHECK(!r->in_callback, "rcu_barrier()", "called from an RCU callback, which would wait for its own batch forever (deadlock)");
 	RCU__SYM(init)(gp);
 	struct rcu__barrier b;
@@ -1482,7 +1502,7 @@ RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__state *gp)
 		;
 	if (RCU__SYM(start_worker)(gp))
 		rcu__wake_worker(gp);
-	else if (rcu__self()->nesting == 0)
+	else if (!rcu__in_section(rcu__self()))
 		cond_synchronize_rcu(cookie);
 	return cookie;
 }
