@@ -1183,10 +1183,11 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * the head of the queue, so callbacks pending at the fork run in the child as well. A call_rcu()
  * that another thread was executing at the instant of fork() may be lost in the child.
  *
- * Process exit: an exit handler stops the worker between two callbacks (waiting at most one
- * second for the one running), so no callback runs while exit handlers tear the process down.
- * Callbacks still pending are not invoked; call rcu_barrier() first to run them. A plugin that
- * queues callbacks must call rcu_barrier() before dlclose().
+ * Process exit: an exit handler stops the worker before its next batch (waiting at most one
+ * second for a batch in progress), so callbacks do not run on the worker while later exit
+ * handlers tear the process down, and exit never hangs on RCU. Callbacks still pending are not
+ * invoked; call rcu_barrier() first to run them (an rcu_barrier() during exit runs them on the
+ * exiting thread). A plugin that queues callbacks must call rcu_barrier() before dlclose().
  */
 #define RCU__HEAD_QUEUED 0x5243555155455545ull /* "RCUQUEUE" */
 #define RCU__FREE_OFFSET_MAX 4096
@@ -1287,7 +1288,7 @@ static inline bool rcu__cbq_take(struct rcu__cbq *q, struct rcu_head **first, st
  * QSBR, is offline; it is online (if registered) while callbacks run, so that they may read.
  * Returns the number of user callbacks invoked (rcu_barrier()'s markers are not counted).
  */
-RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader *r, bool worker)
+RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader *r)
 {
 	struct rcu_head *h, *last;
 	if (!rcu__cbq_take(&gp->cbq, &h, &last))
@@ -1295,12 +1296,6 @@ RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader
 	RCU__SYM(gp_wait_for)(gp, RCU__SYM(snapshot)(gp));
 	rcu__fence_full(); /* G6, as at the end of synchronize_rcu() */
 	rcu__qsbr_return(gp, r, true);
-	if (worker) {
-		/* X1: the exit handler sets `exiting` and then reads `invoking`: store-buffering. */
-		atomic_store_explicit(&gp->invoking, 1, memory_order_seq_cst);
-		if (atomic_load_explicit(&gp->exiting, memory_order_seq_cst))
-			h = NULL;
-	}
 	uint64_t n = 0;
 	r->in_callback = 1;
 	while (h) {
@@ -1323,21 +1318,11 @@ RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader
 			n++;
 		}
 		h = next;
-		if (worker && atomic_load_explicit(&gp->exiting, memory_order_relaxed))
-			break;
 	}
 	r->in_callback = 0;
 	atomic_store_explicit(&RCU__SYM(inflight).last, NULL, memory_order_relaxed);
 	atomic_fetch_add_explicit(&gp->cbq.invoked, n, memory_order_release);
 	rcu__qsbr_leave(gp, r);
-	if (worker) {
-		atomic_store_explicit(&gp->invoking, 0, memory_order_release);
-		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed)) {
-			rcu__word_wake(gp, &gp->invoking);
-			for (;;) /* parked until the process ends */
-				rcu__word_wait(gp, &gp->exiting, 1, -1);
-		}
-	}
 	return n;
 }
 
@@ -1358,9 +1343,20 @@ RCU__WEAK void *RCU__SYM(worker_main)(void *arg)
 #endif
 	rcu__qsbr_leave(gp, r);
 	for (;;) {
+		/* X1: `invoking` before the check of `exiting`; the exit handler does the reverse. */
+		atomic_store_explicit(&gp->invoking, 1, memory_order_seq_cst);
+		if (atomic_load_explicit(&gp->exiting, memory_order_seq_cst)) {
+			atomic_store_explicit(&gp->invoking, 0, memory_order_release);
+			rcu__word_wake(gp, &gp->invoking);
+			for (;;) /* parked, holding nothing, until the process ends */
+				rcu__word_wait(gp, &gp->exiting, 1, -1);
+		}
 		pthread_mutex_lock(&gp->cb_consumer);
-		uint64_t n = RCU__SYM(run_batch)(gp, r, true);
+		uint64_t n = RCU__SYM(run_batch)(gp, r);
 		pthread_mutex_unlock(&gp->cb_consumer);
+		atomic_store_explicit(&gp->invoking, 0, memory_order_release);
+		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed))
+			rcu__word_wake(gp, &gp->invoking);
 		uint64_t want = atomic_load_explicit(&gp->gp_requested, memory_order_relaxed);
 		if (want > atomic_load_explicit(&gp->gp_completed, memory_order_relaxed)) {
 			RCU__SYM(gp_wait_for)(gp, want);
@@ -1379,10 +1375,12 @@ RCU__WEAK void *RCU__SYM(worker_main)(void *arg)
 	return NULL;
 }
 
+/* Exit handler: the worker takes no batch after this returns (X1). */
 RCU__WEAK void RCU__SYM(at_exit)(void)
 {
 	struct rcu__state *gp = RCU__STATE;
 	atomic_store_explicit(&gp->exiting, 1, memory_order_seq_cst); /* X1 */
+	rcu__word_wake(gp, &gp->worker_sleeping);
 	uint64_t deadline = rcu__now_ns() + 1000000000u;
 	while (atomic_load_explicit(&gp->invoking, memory_order_seq_cst) && rcu__now_ns() < deadline)
 		rcu__word_wait(gp, &gp->invoking, 1, 1000000);
@@ -1431,7 +1429,7 @@ static inline void rcu__help(struct rcu__state *gp, struct rcu__reader *r)
 {
 	bool was_online = rcu__qsbr_leave(gp, r);
 	pthread_mutex_lock(&gp->cb_consumer);
-	RCU__SYM(run_batch)(gp, r, false);
+	RCU__SYM(run_batch)(gp, r);
 	pthread_mutex_unlock(&gp->cb_consumer);
 	rcu__qsbr_return(gp, r, was_online);
 }
@@ -1485,7 +1483,7 @@ RCU__WEAK void RCU__SYM(barrier)(struct rcu__state *gp)
 	bool was_online = rcu__qsbr_leave(gp, r);
 	RCU__SYM(call)(gp, &b.head, RCU__SYM(barrier_done));
 	while (!atomic_load_explicit(&b.done, memory_order_acquire)) {
-		if (!RCU__SYM(start_worker)(gp))
+		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed) || !RCU__SYM(start_worker)(gp))
 			rcu__help(gp, r);
 		else
 			rcu__word_wait(gp, &b.done, 0, 100000000);
