@@ -222,6 +222,11 @@ extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same
 #if defined(RCU__TSAN)
 static _Atomic int rcu__tsan_fence_word RCU__UNUSED;
 #define rcu__fence_full() ((void)atomic_fetch_add_explicit(&rcu__tsan_fence_word, 0, memory_order_seq_cst))
+#elif defined(__x86_64__)
+/* A locked no-op on the stack: a full barrier on x86, and cheaper than the mfence clang emits. */
+#define rcu__fence_full() __asm__ __volatile__("lock; orq $0, (%%rsp)" ::: "memory", "cc")
+#elif defined(__i386__)
+#define rcu__fence_full() __asm__ __volatile__("lock; orl $0, (%%esp)" ::: "memory", "cc")
 #else
 #define rcu__fence_full() atomic_thread_fence(memory_order_seq_cst)
 #endif
@@ -360,6 +365,8 @@ struct rcu__state {
 	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t gp_completed; /* the last grace period completed */
 	_Atomic uint64_t gp_count;     /* grace periods run (statistics) */
 	_Atomic uint64_t gp_requested; /* the highest cookie start_poll_synchronize_rcu() asked for */
+	_Atomic int32_t gp_done_word;  /* bumped at each completion: callers that wait sleep on it */
+	_Atomic int32_t gp_done_waiters;
 	pthread_mutex_t gp_lock;       /* one grace period at a time */
 	pthread_mutex_t registry_lock;
 	struct rcu__reader *readers;   /* registered readers, under registry_lock */
@@ -830,7 +837,7 @@ static inline void cond_synchronize_rcu(uint64_t cookie)
  * do not fence after their clear (MB, MEMB without membarrier), the updater sleeps at most
  * RCU__LAZY_WAKE_NS before it rescans.
  */
-#define RCU__SPIN_SCANS 100
+#define RCU__SPIN_SCANS 100 /* scans, one pause apart, before the updater sleeps */
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX
@@ -910,6 +917,8 @@ static inline void rcu__updater_fence(struct rcu__state *gp)
 #endif
 }
 
+RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__state *gp);
+RCU__WEAK void RCU__SYM(help)(struct rcu__state *gp, struct rcu__reader *r);
 RCU__WEAK void RCU__SYM(prepare_fork)(void);
 RCU__WEAK void RCU__SYM(parent_fork)(void);
 RCU__WEAK void RCU__SYM(child_fork)(void);
@@ -1010,6 +1019,11 @@ RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *
 	rcu__fence_full();
 	if (atomic_load_explicit(&gp->gp_futex, memory_order_relaxed) == -1)
 		RCU__SYM(wake_gp)(gp);
+#if defined(RCU_FLAVOUR_QSBR)
+	/* An online QSBR thread never helps inside call_rcu(); it helps here, where it is quiescent. */
+	if (seq != 0 && RCU__UNLIKELY(RCU__SYM(over_high_water)(gp)) && !r->in_callback)
+		RCU__SYM(help)(gp, r);
+#endif
 }
 
 /* QSBR: an online thread that waits for a grace period must be offline meanwhile. */
@@ -1077,8 +1091,7 @@ RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target)
 		if (rcu__readers_done(gp, target))
 			return;
 		if (scan < RCU__SPIN_SCANS) {
-			for (int i = 0; i < 32; i++)
-				rcu__cpu_relax();
+			rcu__cpu_relax();
 			continue;
 		}
 		atomic_store_explicit(&gp->gp_futex, -1, memory_order_relaxed);
@@ -1102,12 +1115,26 @@ RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target)
 	}
 }
 
-/* Make sure grace period `target` (at most gp_seq + 1) has completed: run it or share it. */
+/*
+ * Make sure grace period `target` (at most gp_seq + 1) has completed: run it or share it. A caller
+ * that finds another running a grace period does not queue on gp_lock (a mutex is not fair, and
+ * its target may complete while it waits): it sleeps on gp_done_word and returns as soon as its
+ * target has completed, or takes the lock when it is free.
+ */
 RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target)
 {
-	if (atomic_load_explicit(&gp->gp_completed, memory_order_acquire) >= target)
-		return;
-	pthread_mutex_lock(&gp->gp_lock);
+	for (;;) {
+		/* D1: read the word before the check; pairs with D2 (completion, then the bump). */
+		int32_t word = atomic_load_explicit(&gp->gp_done_word, memory_order_seq_cst);
+		if (atomic_load_explicit(&gp->gp_completed, memory_order_acquire) >= target)
+			return;
+		if (pthread_mutex_trylock(&gp->gp_lock) == 0)
+			break;
+		atomic_fetch_add_explicit(&gp->gp_done_waiters, 1, memory_order_seq_cst);
+		if (atomic_load_explicit(&gp->gp_completed, memory_order_seq_cst) < target)
+			rcu__word_wait(gp, &gp->gp_done_word, word, -1);
+		atomic_fetch_sub_explicit(&gp->gp_done_waiters, 1, memory_order_relaxed);
+	}
 	if (atomic_load_explicit(&gp->gp_completed, memory_order_relaxed) < target) {
 		uint64_t cur = atomic_load_explicit(&gp->gp_seq, memory_order_relaxed);
 		/*
@@ -1129,10 +1156,17 @@ RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target)
 			RCU__SYM(wait_readers)(gp, cur);
 		}
 		atomic_fetch_add_explicit(&gp->gp_count, 1, memory_order_relaxed);
-		/* G4: release: the readers' sections (seen through G2) before the completion. */
-		atomic_store_explicit(&gp->gp_completed, cur, memory_order_release);
+		/*
+		 * G4: release: the readers' sections (seen through G2) before the completion. Also
+		 * seq_cst, for the store-buffering pair with a waiter (D1: waiters++, then the check).
+		 */
+		atomic_store_explicit(&gp->gp_completed, cur, memory_order_seq_cst);
 	}
 	pthread_mutex_unlock(&gp->gp_lock);
+	/* D2: the bump after the completion and the unlock; waiters re-check and may take the lock. */
+	atomic_fetch_add_explicit(&gp->gp_done_word, 1, memory_order_seq_cst);
+	if (atomic_load_explicit(&gp->gp_done_waiters, memory_order_seq_cst))
+		rcu__word_wake(gp, &gp->gp_done_word);
 }
 
 RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__state *gp)
@@ -1175,8 +1209,9 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * itself, so producers wait for reclamation instead of growing the queue. Pending callbacks then
  * stay at most RCU_CALLBACK_HIGH_WATER + one per concurrently queueing thread + those queued
  * from inside sections and callbacks (which only wake the worker).
- * QSBR: a call_rcu() that helps waits for a grace period, so it is a quiescent state for the
- * calling thread unless it is inside rcu_read_lock().
+ * QSBR: an online thread is always inside a section, so its call_rcu() never helps; it helps at
+ * its next quiescent state (rcu_quiescent_state(), rcu_thread_offline()) instead, which comes
+ * within one grace period. Offline and unregistered QSBR threads help in call_rcu().
  *
  * fork(): the child keeps only the forking thread in the registry, forgets the worker (the next
  * call_rcu() or rcu_barrier() starts one) and puts the batch the worker held at the fork back at
@@ -1201,8 +1236,10 @@ struct rcu__barrier {
  * call_rcu(head, func) - call func(head) after a grace period.
  *
  * Every reader inside a section when call_rcu() is called has left it before func starts. The
- * head must stay valid and untouched until then. Wait-free, allocates nothing, cannot fail;
- * callable from any thread, inside a read-side section, and from callbacks. Callbacks run on
+ * head must stay valid and untouched until then. The enqueue is wait-free; it allocates nothing
+ * and cannot fail; callable from any thread, inside a read-side section, and from callbacks.
+ * Above RCU_CALLBACK_HIGH_WATER pending callbacks, a caller outside any section runs a batch
+ * itself (it waits for a grace period) before it returns: see the prose above. Callbacks run on
  * the worker thread "rcu-callbacks" (or on a call_rcu() caller that helps) and may block, read
  * RCU data inside rcu_read_lock(), call call_rcu() and synchronize_rcu(). RCU_DEBUG aborts on a
  * head that is already queued.
@@ -1424,8 +1461,25 @@ static inline void rcu__wake_worker(struct rcu__state *gp)
 		rcu__word_wake(gp, &gp->worker_sleeping);
 }
 
+RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__state *gp)
+{
+	uint64_t queued = atomic_load_explicit(&gp->cbq.queued, memory_order_relaxed);
+	return (int64_t)(queued - atomic_load_explicit(&gp->cbq.invoked, memory_order_relaxed)) >
+	       RCU_CALLBACK_HIGH_WATER;
+}
+
+/* May this thread block in call_rcu() to help? Not inside a section (QSBR: not online), not in a callback. */
+static inline bool rcu__may_help(struct rcu__reader *r)
+{
+#if defined(RCU_FLAVOUR_QSBR)
+	if (atomic_load_explicit(&r->seq, memory_order_relaxed) != 0)
+		return false;
+#endif
+	return !rcu__in_section(r) && !r->in_callback;
+}
+
 /* Help reclaim: run one batch on the calling thread (QSBR: offline while it waits for the lock). */
-static inline void rcu__help(struct rcu__state *gp, struct rcu__reader *r)
+RCU__WEAK void RCU__SYM(help)(struct rcu__state *gp, struct rcu__reader *r)
 {
 	bool was_online = rcu__qsbr_leave(gp, r);
 	pthread_mutex_lock(&gp->cb_consumer);
@@ -1452,8 +1506,8 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 	if (RCU__UNLIKELY(atomic_load_explicit(&gp->worker_state, memory_order_relaxed) == 0) &&
 	    !RCU__SYM(start_worker)(gp)) {
 		struct rcu__reader *r = rcu__self();
-		if (!rcu__in_section(r) && !r->in_callback)
-			rcu__help(gp, r);
+		if (rcu__may_help(r))
+			RCU__SYM(help)(gp, r);
 		return;
 	}
 	rcu__wake_worker(gp);
@@ -1467,8 +1521,8 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 		;
 	if (RCU__UNLIKELY(pending > RCU_CALLBACK_HIGH_WATER)) {
 		struct rcu__reader *r = rcu__self();
-		if (!rcu__in_section(r) && !r->in_callback)
-			rcu__help(gp, r);
+		if (rcu__may_help(r))
+			RCU__SYM(help)(gp, r);
 	}
 }
 
@@ -1484,7 +1538,7 @@ RCU__WEAK void RCU__SYM(barrier)(struct rcu__state *gp)
 	RCU__SYM(call)(gp, &b.head, RCU__SYM(barrier_done));
 	while (!atomic_load_explicit(&b.done, memory_order_acquire)) {
 		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed) || !RCU__SYM(start_worker)(gp))
-			rcu__help(gp, r);
+			RCU__SYM(help)(gp, r);
 		else
 			rcu__word_wait(gp, &b.done, 0, 100000000);
 	}
@@ -1553,6 +1607,7 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 	gp->readers = self->registered ? self : NULL;
 	self->next = self->prev = NULL;
 	atomic_store_explicit(&gp->gp_futex, 0, memory_order_relaxed);
+	atomic_store_explicit(&gp->gp_done_waiters, 0, memory_order_relaxed);
 	atomic_store_explicit(&gp->worker_state, 0, memory_order_relaxed);
 	atomic_store_explicit(&gp->worker_sleeping, 0, memory_order_relaxed);
 	atomic_store_explicit(&gp->invoking, 0, memory_order_relaxed);
