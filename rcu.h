@@ -604,7 +604,9 @@ static inline bool rcu_read_ongoing(void)
  * rcu_quiescent_state() - QSBR: report that this thread holds no reference to RCU data.
  *
  * Every pointer obtained before the call may be reclaimed after it. Cheap when no grace period
- * has started since the last report (two loads). Other flavours: no-op. RCU_DEBUG aborts inside
+ * has started since the last report (two loads and a compare); otherwise a release store and a
+ * fence. Above RCU_CALLBACK_HIGH_WATER pending callbacks it also runs a batch of callbacks (it
+ * waits for a grace period, offline). Other flavours: no-op. RCU_DEBUG aborts inside
  * rcu_read_lock().
  */
 static inline void rcu_quiescent_state(void)
@@ -755,7 +757,10 @@ static inline void rcu_register_thread(void)
 static inline void rcu_unregister_thread(void)
 {
 #if !defined(RCU_FLAVOUR_BP)
-	RCU__SYM(unregister)(RCU__STATE, rcu__self());
+	struct rcu__reader *r = rcu__self();
+	RCU__CHECK(!rcu__in_section(r), "rcu_unregister_thread()",
+		"called inside a read-side critical section: leave the section before unregistering");
+	RCU__SYM(unregister)(RCU__STATE, r);
 #endif
 }
 
@@ -770,6 +775,7 @@ static inline void rcu_unregister_thread(void)
  */
 static inline void synchronize_rcu(void)
 {
+	RCU__CHECK(!rcu__in_section(rcu__self()), "synchronize_rcu()", RCU__RULE_IN_SECTION);
 	RCU__SYM(synchronize)(RCU__STATE);
 }
 
@@ -815,6 +821,7 @@ static inline bool poll_state_synchronize_rcu(uint64_t cookie)
  */
 static inline void cond_synchronize_rcu(uint64_t cookie)
 {
+	RCU__CHECK(!rcu__in_section(rcu__self()), "cond_synchronize_rcu()", RCU__RULE_IN_SECTION);
 	if (!poll_state_synchronize_rcu(cookie))
 		RCU__SYM(cond_synchronize)(RCU__STATE, cookie);
 }
@@ -1006,7 +1013,8 @@ RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *
 {
 	if (seq == UINT64_MAX) {
 		seq = atomic_load_explicit(&gp->gp_seq, memory_order_acquire); /* Q0 */
-		atomic_store_explicit(&r->seq, seq, memory_order_relaxed);
+		/* Release, as Q1: on an already online thread this store is a quiescent state. */
+		atomic_store_explicit(&r->seq, seq, memory_order_release);
 		/* Q3: our slot store before the loads that follow; pairs with G1. */
 		rcu__fence_full();
 		return;
@@ -1179,7 +1187,6 @@ RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__state *gp)
 RCU__WEAK void RCU__SYM(cond_synchronize)(struct rcu__state *gp, uint64_t cookie)
 {
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(!rcu__in_section(r), "synchronize_rcu()", RCU__RULE_IN_SECTION);
 	RCU__SYM(init)(gp);
 	bool was_online = rcu__qsbr_leave(gp, r);
 	RCU__SYM(gp_wait_for)(gp, cookie);
@@ -1210,8 +1217,10 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * stay at most RCU_CALLBACK_HIGH_WATER + one per concurrently queueing thread + those queued
  * from inside sections and callbacks (which only wake the worker).
  * QSBR: an online thread is always inside a section, so its call_rcu() never helps; it helps at
- * its next quiescent state (rcu_quiescent_state(), rcu_thread_offline()) instead, which comes
- * within one grace period. Offline and unregistered QSBR threads help in call_rcu().
+ * its next rcu_quiescent_state() instead, the first after the next grace period began. Offline
+ * and unregistered QSBR threads help in call_rcu(). A helper that is not registered (MEMB, MB,
+ * QSBR) registers for the duration, so that the callbacks it runs may read under rcu_read_lock().
+ * QSBR: callbacks run online, so one that blocks holds up grace periods; go offline around it.
  *
  * fork(): the child keeps only the forking thread in the registry, forgets the worker (the next
  * call_rcu() or rcu_barrier() starts one) and puts the batch the worker held at the fork back at
@@ -1220,7 +1229,9 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  *
  * Process exit: an exit handler stops the worker before its next batch (waiting at most one
  * second for a batch in progress), so callbacks do not run on the worker while later exit
- * handlers tear the process down, and exit never hangs on RCU. Callbacks still pending are not
+ * handlers tear the process down, and exit never hangs on RCU. (The worker may still finish a
+ * grace period that start_poll_synchronize_rcu() asked for; it parks, holding no lock, at the
+ * top of its loop.) Callbacks still pending are not
  * invoked; call rcu_barrier() first to run them (an rcu_barrier() during exit runs them on the
  * exiting thread). A plugin that queues callbacks must call rcu_barrier() before dlclose().
  */
@@ -1252,11 +1263,17 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 /**
  * rcu_free(ptr, field) - the kernel's kfree_rcu(): RCU_FREE(ptr) after a grace period.
  *
- * field names the struct rcu_head member of *ptr (at most 4095 bytes into the object).
+ * field names the struct rcu_head member of *ptr (at most 4095 bytes into the object). A NULL
+ * ptr does nothing, as kfree_rcu(NULL, field).
  */
 #define rcu_free(ptr, field) \
-	((void)sizeof(char[offsetof(__typeof__(*(ptr)), field) < RCU__FREE_OFFSET_MAX ? 1 : -1]), \
-	 call_rcu(&(ptr)->field, (void (*)(struct rcu_head *))(uintptr_t)offsetof(__typeof__(*(ptr)), field)))
+	__extension__({ \
+		__typeof__(*(ptr)) *rcu__p = (ptr); \
+		(void)sizeof(char[offsetof(__typeof__(*(ptr)), field) < RCU__FREE_OFFSET_MAX ? 1 : -1]); \
+		if (rcu__p) \
+			call_rcu(&rcu__p->field, \
+				(void (*)(struct rcu_head *))(uintptr_t)offsetof(__typeof__(*(ptr)), field)); \
+	})
 
 /**
  * rcu_barrier() - wait until every callback queued before the call has been invoked.
@@ -1481,11 +1498,20 @@ static inline bool rcu__may_help(struct rcu__reader *r)
 /* Help reclaim: run one batch on the calling thread (QSBR: offline while it waits for the lock). */
 RCU__WEAK void RCU__SYM(help)(struct rcu__state *gp, struct rcu__reader *r)
 {
+#if !defined(RCU_FLAVOUR_BP)
+	bool visiting = !r->registered; /* callbacks may read: be a reader while they run */
+	if (visiting)
+		RCU__SYM(register)(gp, r);
+#endif
 	bool was_online = rcu__qsbr_leave(gp, r);
 	pthread_mutex_lock(&gp->cb_consumer);
 	RCU__SYM(run_batch)(gp, r);
 	pthread_mutex_unlock(&gp->cb_consumer);
 	rcu__qsbr_return(gp, r, was_online);
+#if !defined(RCU_FLAVOUR_BP)
+	if (visiting)
+		RCU__SYM(unregister)(gp, r);
+#endif
 }
 
 RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void (*func)(struct rcu_head *))
@@ -1554,8 +1580,8 @@ RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__state *gp)
 		;
 	if (RCU__SYM(start_worker)(gp))
 		rcu__wake_worker(gp);
-	else if (!rcu__in_section(rcu__self()))
-		cond_synchronize_rcu(cookie);
+	else if (rcu__may_help(rcu__self()))
+		RCU__SYM(cond_synchronize)(gp, cookie); /* no worker: run it here, where we may block */
 	return cookie;
 }
 
@@ -1702,8 +1728,8 @@ static inline void rcu_list_add_tail(struct rcu_list *n, struct rcu_list *head)
 static inline void rcu_list_del(struct rcu_list *entry)
 {
 	struct rcu_list *next = atomic_load_explicit(&entry->next, memory_order_relaxed);
-	/* Relaxed: next was published when it was linked. */
-	atomic_store_explicit(&entry->prev->next, next, memory_order_relaxed);
+	/* L2: release, so a reader reaching next through this link sees it initialised (free on x86). */
+	rcu_assign_pointer(entry->prev->next, next);
 	next->prev = entry->prev;
 	entry->prev = RCU__LIST_POISON;
 }
@@ -1812,7 +1838,7 @@ static inline void rcu_hlist_add_behind(struct rcu_hlist_node *n, struct rcu_hli
 static inline void rcu_hlist_del(struct rcu_hlist_node *n)
 {
 	struct rcu_hlist_node *next = atomic_load_explicit(&n->next, memory_order_relaxed);
-	atomic_store_explicit(n->pprev, next, memory_order_relaxed);
+	atomic_store_explicit(n->pprev, next, memory_order_release); /* L2 */
 	if (next)
 		next->pprev = n->pprev;
 	n->pprev = RCU__LIST_POISON;
