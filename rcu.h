@@ -331,6 +331,8 @@ struct rcu__reader {
 	struct rcu__reader *next;  /* registry list, under registry lock */
 	struct rcu__reader *prev;
 	long tid;
+	struct rcu_head *enq_node; /* owner only: call_rcu() between its swap and its link, */
+	struct rcu_head *enq_prev; /* for a fork child to mend the link (see >>callbacks) */
 #if defined(RCU_DEBUG)
 	const char *section_file;  /* where the outermost section began (stall reports) */
 	int section_line;
@@ -360,6 +362,7 @@ struct rcu__state {
 	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t gp_seq; /* the last grace period started; from 1 */
 	_Atomic int32_t gp_futex;      /* -1 while an updater sleeps waiting for readers */
 	_Atomic int32_t use_membarrier; /* MEMB/BP: 1 once membarrier is registered; readers skip fences */
+	_Atomic int32_t cb_congested;  /* QSBR: pending callbacks passed the high-water mark */
 
 	/* Updaters. */
 	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t gp_completed; /* the last grace period completed */
@@ -370,7 +373,8 @@ struct rcu__state {
 	pthread_mutex_t gp_lock;       /* one grace period at a time */
 	pthread_mutex_t registry_lock;
 	struct rcu__reader *readers;   /* registered readers, under registry_lock */
-	_Atomic int32_t init_state;    /* 0 new, 1 initialising, 2 ready */
+	_Atomic int32_t init_state;    /* 0 new, 2 ready (under registry_lock) */
+	_Atomic int32_t atfork_state;  /* 0 none, 1 registering, 2 fork handlers installed */
 	pthread_key_t exit_key;        /* its destructor unregisters exiting threads */
 	pthread_mutex_t word_lock;     /* the portable sleep (no futex) */
 	pthread_cond_t word_cond;
@@ -385,6 +389,8 @@ struct rcu__state {
 };
 
 /* The process-wide objects: weak, default visibility, one copy per process and flavour. */
+extern struct rcu__state RCU__SYM(state);
+extern _Thread_local struct rcu__reader RCU__SYM(reader);
 RCU__WEAK struct rcu__state RCU__SYM(state) = {
 	.gp_seq = 1,
 	.gp_completed = 1,
@@ -430,6 +436,12 @@ void RCU__SYM(unregister)(struct rcu__state *gp, struct rcu__reader *r);
 void RCU__SYM(wake_gp)(struct rcu__state *gp);
 void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *r, uint64_t seq);
 void RCU__SYM(synchronize)(struct rcu__state *gp);
+void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target);
+void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target);
+uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader *r);
+void *RCU__SYM(worker_main)(void *arg);
+void RCU__SYM(at_exit)(void);
+bool RCU__SYM(start_worker)(struct rcu__state *gp);
 uint64_t RCU__SYM(snapshot)(struct rcu__state *gp);
 uint64_t RCU__SYM(start_poll)(struct rcu__state *gp);
 void RCU__SYM(cond_synchronize)(struct rcu__state *gp, uint64_t cookie);
@@ -617,7 +629,8 @@ static inline void rcu_quiescent_state(void)
 	RCU__CHECK(r->nesting == 0, "rcu_quiescent_state()", RCU__RULE_QS_IN_SECTION);
 	/* Q0: acquire: after reporting n, this thread sees what preceded the advance to n (G0). */
 	uint64_t seq = atomic_load_explicit(&gp->gp_seq, memory_order_acquire);
-	if (RCU__UNLIKELY(atomic_load_explicit(&r->seq, memory_order_relaxed) != seq))
+	if (RCU__UNLIKELY(atomic_load_explicit(&r->seq, memory_order_relaxed) != seq ||
+			  atomic_load_explicit(&gp->cb_congested, memory_order_relaxed)))
 		RCU__SYM(qsbr_report)(gp, r, seq);
 #endif
 }
@@ -670,8 +683,9 @@ static inline void rcu_thread_online(void)
  */
 #if defined(RCU_DEBUG_DEREFERENCE)
 #define rcu_dereference(p) \
-	(RCU__CHECK(rcu_read_ongoing(), "rcu_dereference()", \
-		"called outside a read-side critical section: use rcu_dereference_protected() where the update-side lock protects the pointer"), \
+	(rcu_read_ongoing() ? (void)0 \
+			    : RCU__SYM(die)("rcu_dereference()", \
+				"called outside a read-side critical section: use rcu_dereference_protected() where the update-side lock protects the pointer"), \
 	 atomic_load_explicit(&(p), memory_order_consume))
 #else
 #define rcu_dereference(p) atomic_load_explicit(&(p), memory_order_consume)
@@ -752,15 +766,18 @@ static inline void rcu_register_thread(void)
 /**
  * rcu_unregister_thread() - the calling thread stops being a reader.
  *
- * Outside any section (RCU_DEBUG aborts otherwise). BP: no-op.
+ * Outside any section (RCU_DEBUG aborts otherwise, in BP too). BP: no-op.
  */
 static inline void rcu_unregister_thread(void)
 {
-#if !defined(RCU_FLAVOUR_BP)
+	/* Checked in BP too, where the call is a no-op: code that passes there passes in MEMB. */
 	struct rcu__reader *r = rcu__self();
 	RCU__CHECK(!rcu__in_section(r), "rcu_unregister_thread()",
 		"called inside a read-side critical section: leave the section before unregistering");
+#if !defined(RCU_FLAVOUR_BP)
 	RCU__SYM(unregister)(RCU__STATE, r);
+#else
+	(void)r;
 #endif
 }
 
@@ -853,13 +870,13 @@ static inline void rcu__word_wait(struct rcu__state *gp, _Atomic int32_t *word, 
 {
 	(void)gp;
 	struct timespec ts = { (time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000) };
-	syscall(SYS_futex, (int32_t *)word, FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
+	syscall(SYS_futex, (int32_t *)(uintptr_t)word, FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
 }
 
 static inline void rcu__word_wake(struct rcu__state *gp, _Atomic int32_t *word)
 {
 	(void)gp;
-	syscall(SYS_futex, (int32_t *)word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, (int32_t *)(uintptr_t)word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 #else
 static inline void rcu__word_wait(struct rcu__state *gp, _Atomic int32_t *word, int32_t expected, int64_t timeout_ns)
@@ -936,6 +953,18 @@ RCU__WEAK void RCU__SYM(init)(struct rcu__state *gp)
 {
 	if (RCU__LIKELY(atomic_load_explicit(&gp->init_state, memory_order_acquire) == 2))
 		return;
+	/*
+	 * The fork handlers first, before any lock of ours is taken: a fork() while a lock is held
+	 * and no handler exists would leave the child with a lock that nobody releases.
+	 */
+	int32_t none = 0;
+	if (atomic_compare_exchange_strong_explicit(&gp->atfork_state, &none, 1, memory_order_acq_rel,
+						    memory_order_acquire)) {
+		pthread_atfork(RCU__SYM(prepare_fork), RCU__SYM(parent_fork), RCU__SYM(child_fork));
+		atomic_store_explicit(&gp->atfork_state, 2, memory_order_release);
+	}
+	while (atomic_load_explicit(&gp->atfork_state, memory_order_acquire) != 2)
+		sched_yield();
 	pthread_mutex_lock(&gp->registry_lock);
 	if (atomic_load_explicit(&gp->init_state, memory_order_relaxed) != 2) {
 		if (pthread_key_create(&gp->exit_key, RCU__SYM(thread_exit)) != 0)
@@ -944,11 +973,20 @@ RCU__WEAK void RCU__SYM(init)(struct rcu__state *gp)
 		if (rcu__membarrier(RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
 			atomic_store_explicit(&gp->use_membarrier, 1, memory_order_relaxed);
 #endif
-		pthread_atfork(RCU__SYM(prepare_fork), RCU__SYM(parent_fork), RCU__SYM(child_fork));
 		/* I1: release: whoever sees 2 sees use_membarrier and exit_key. */
 		atomic_store_explicit(&gp->init_state, 2, memory_order_release);
 	}
 	pthread_mutex_unlock(&gp->registry_lock);
+}
+
+/*
+ * Set up at load time, while the program has one thread, so that the fork handlers exist before
+ * any thread can hold one of our locks (a fork during a first registration would otherwise leave
+ * the child a lock nobody releases). Costs one key and one membarrier registration per process.
+ */
+__attribute__((constructor)) static void rcu__constructor(void)
+{
+	RCU__SYM(init)(RCU__STATE);
 }
 
 RCU__WEAK void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r)
@@ -1217,15 +1255,19 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * stay at most RCU_CALLBACK_HIGH_WATER + one per concurrently queueing thread + those queued
  * from inside sections and callbacks (which only wake the worker).
  * QSBR: an online thread is always inside a section, so its call_rcu() never helps; it helps at
- * its next rcu_quiescent_state() instead, the first after the next grace period began. Offline
+ * its next rcu_quiescent_state() instead: call_rcu() raises cb_congested, on the readers' line,
+ * which sends quiescent states to their slow path until a batch brings pending below the mark. Offline
  * and unregistered QSBR threads help in call_rcu(). A helper that is not registered (MEMB, MB,
  * QSBR) registers for the duration, so that the callbacks it runs may read under rcu_read_lock().
  * QSBR: callbacks run online, so one that blocks holds up grace periods; go offline around it.
  *
  * fork(): the child keeps only the forking thread in the registry, forgets the worker (the next
  * call_rcu() or rcu_barrier() starts one) and puts the batch the worker held at the fork back at
- * the head of the queue, so callbacks pending at the fork run in the child as well. A call_rcu()
- * that another thread was executing at the instant of fork() may be lost in the child.
+ * the head of the queue, so callbacks pending at the fork run in the child as well. A registered
+ * thread that was inside call_rcu() at the fork, between its swap and its link, left its head and
+ * its predecessor in its reader record: the child mends that link, so the callbacks queued behind
+ * it are not lost. (Only that thread's own callback may be lost, if the fork caught it before it
+ * recorded its predecessor and the gap cannot be found; and an unregistered thread's.)
  *
  * Process exit: an exit handler stops the worker before its next batch (waiting at most one
  * second for a batch in progress), so callbacks do not run on the worker while later exit
@@ -1236,7 +1278,10 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * exiting thread). A plugin that queues callbacks must call rcu_barrier() before dlclose().
  */
 #define RCU__HEAD_QUEUED 0x5243555155455545ull /* "RCUQUEUE" */
-#define RCU__FREE_OFFSET_MAX 4096
+#define RCU__FREE_OFFSET_MAX 4095 /* rcu_free(): a callback "address" below this is an offset */
+#define RCU__BARRIER_TAG 4095      /* rcu_barrier()'s marker: a tag, not an address, so that copies
+				      of the code in several shared objects agree on it */
+#define RCU__IS_USER_CALLBACK(f) ((uintptr_t)(f) != RCU__BARRIER_TAG)
 
 struct rcu__barrier {
 	struct rcu_head head;
@@ -1293,7 +1338,7 @@ static inline void rcu_get_stats(struct rcu_stats *out)
 	RCU__SYM(stats)(RCU__STATE, out);
 }
 
-RCU__WEAK void RCU__SYM(barrier_done)(struct rcu_head *head)
+static inline void rcu__barrier_done(struct rcu_head *head)
 {
 	struct rcu__barrier *b = rcu_container_of(head, struct rcu__barrier, head);
 	atomic_store_explicit(&b->done, 1, memory_order_release);
@@ -1320,6 +1365,7 @@ struct rcu__inflight {
 	struct rcu_head *_Atomic next; /* the first callback of the batch not yet started */
 	struct rcu_head *_Atomic last;
 };
+extern struct rcu__inflight RCU__SYM(inflight);
 RCU__WEAK struct rcu__inflight RCU__SYM(inflight);
 
 /* Take the whole queue: false if empty. The caller holds cb_consumer. */
@@ -1359,14 +1405,14 @@ RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader
 #if defined(RCU_DEBUG)
 		h->debug_state = 0;
 #endif
-		if ((uintptr_t)func < RCU__FREE_OFFSET_MAX) {
-			RCU_FREE((void *)((char *)h - (uintptr_t)func));
-			n++;
-		} else if (func == RCU__SYM(barrier_done)) {
+		if ((uintptr_t)func == RCU__BARRIER_TAG) {
 			/* Everything before the marker counts as invoked before its waiter returns. */
 			atomic_fetch_add_explicit(&gp->cbq.invoked, n, memory_order_release);
 			n = 0;
-			func(h);
+			rcu__barrier_done(h);
+		} else if ((uintptr_t)func < RCU__FREE_OFFSET_MAX) {
+			RCU_FREE((void *)((char *)h - (uintptr_t)func));
+			n++;
 		} else {
 			func(h);
 			n++;
@@ -1376,6 +1422,10 @@ RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader
 	r->in_callback = 0;
 	atomic_store_explicit(&RCU__SYM(inflight).last, NULL, memory_order_relaxed);
 	atomic_fetch_add_explicit(&gp->cbq.invoked, n, memory_order_release);
+#if defined(RCU_FLAVOUR_QSBR)
+	if (atomic_load_explicit(&gp->cb_congested, memory_order_relaxed) && !RCU__SYM(over_high_water)(gp))
+		atomic_store_explicit(&gp->cb_congested, 0, memory_order_relaxed);
+#endif
 	rcu__qsbr_leave(gp, r);
 	return n;
 }
@@ -1523,32 +1573,49 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 #endif
 	head->func = func;
 	atomic_store_explicit(&head->next, NULL, memory_order_relaxed);
-	bool user = func != RCU__SYM(barrier_done);
+	bool user = RCU__IS_USER_CALLBACK(func);
 	uint64_t queued = user ? atomic_fetch_add_explicit(&gp->cbq.queued, 1, memory_order_relaxed) + 1 : 0;
+	struct rcu__reader *self = rcu__self();
+#if defined(RCU_FLAVOUR_BP)
+	if (RCU__UNLIKELY(!self->registered))
+		RCU__SYM(register)(gp, self); /* first use: so a fork child can mend our link */
+#endif
+	self->enq_node = head;
 	/* C1: release: the head (and what the caller did before) to whoever takes the chain (C4). */
 	struct rcu_head *prev = atomic_exchange_explicit(&gp->cbq.tail, head, memory_order_seq_cst);
+	self->enq_prev = prev;
 	/* C2: release: the link; pairs with C3. */
 	atomic_store_explicit(&prev->next, head, memory_order_release);
+	self->enq_node = self->enq_prev = NULL;
 	if (RCU__UNLIKELY(atomic_load_explicit(&gp->worker_state, memory_order_relaxed) == 0) &&
 	    !RCU__SYM(start_worker)(gp)) {
-		struct rcu__reader *r = rcu__self();
-		if (rcu__may_help(r))
-			RCU__SYM(help)(gp, r);
+		if (rcu__may_help(self))
+			RCU__SYM(help)(gp, self);
 		return;
 	}
 	rcu__wake_worker(gp);
 	if (!user)
 		return;
+	/*
+	 * A true sample of the pending count, never an inflated one: `invoked` read after `queued`
+	 * can only make it smaller than it was; and our own callback was pending at our swap.
+	 */
 	int64_t pending = (int64_t)(queued - atomic_load_explicit(&gp->cbq.invoked, memory_order_relaxed));
+	if (pending < 1)
+		pending = 1;
 	uint64_t max = atomic_load_explicit(&gp->cbq.pending_max, memory_order_relaxed);
 	while (pending > 0 && (uint64_t)pending > max &&
 	       !atomic_compare_exchange_weak_explicit(&gp->cbq.pending_max, &max, (uint64_t)pending,
 						      memory_order_relaxed, memory_order_relaxed))
 		;
 	if (RCU__UNLIKELY(pending > RCU_CALLBACK_HIGH_WATER)) {
-		struct rcu__reader *r = rcu__self();
-		if (rcu__may_help(r))
-			RCU__SYM(help)(gp, r);
+#if defined(RCU_FLAVOUR_QSBR)
+		/* Online threads help at their next quiescent state: make them look (X2). */
+		if (!atomic_load_explicit(&gp->cb_congested, memory_order_relaxed))
+			atomic_store_explicit(&gp->cb_congested, 1, memory_order_relaxed);
+#endif
+		if (rcu__may_help(self))
+			RCU__SYM(help)(gp, self);
 	}
 }
 
@@ -1561,7 +1628,7 @@ RCU__WEAK void RCU__SYM(barrier)(struct rcu__state *gp)
 	struct rcu__barrier b;
 	memset(&b, 0, sizeof b);
 	bool was_online = rcu__qsbr_leave(gp, r);
-	RCU__SYM(call)(gp, &b.head, RCU__SYM(barrier_done));
+	RCU__SYM(call)(gp, &b.head, (void (*)(struct rcu_head *))(uintptr_t)RCU__BARRIER_TAG);
 	while (!atomic_load_explicit(&b.done, memory_order_acquire)) {
 		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed) || !RCU__SYM(start_worker)(gp))
 			RCU__SYM(help)(gp, r);
@@ -1620,16 +1687,44 @@ static inline struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_hea
 	return end;
 }
 
+/* In a fork child: link `node` behind `prev`, or behind the first gap in the chains if unknown. */
+static inline void rcu__child_mend(struct rcu__state *gp, struct rcu_head *node, struct rcu_head *prev)
+{
+	struct rcu__cbq *q = &gp->cbq;
+	struct rcu_head *chains[2][2] = {
+		{ atomic_load_explicit(&RCU__SYM(inflight).next, memory_order_relaxed),
+		  atomic_load_explicit(&RCU__SYM(inflight).last, memory_order_relaxed) },
+		{ atomic_load_explicit(&q->stub.next, memory_order_relaxed), atomic_load_explicit(&q->tail, memory_order_relaxed) },
+	};
+	if (!prev && !atomic_load_explicit(&q->stub.next, memory_order_relaxed) &&
+	    atomic_load_explicit(&q->tail, memory_order_relaxed) != &q->stub)
+		prev = &q->stub; /* caught swapping into an empty queue */
+	for (int c = 0; !prev && c < 2; c++)
+		for (struct rcu_head *h = chains[c][0]; h && h != chains[c][1] && h != node;
+		     h = atomic_load_explicit(&h->next, memory_order_relaxed))
+			if (!atomic_load_explicit(&h->next, memory_order_relaxed)) {
+				prev = h;
+				break;
+			}
+	if (prev && prev != node && !atomic_load_explicit(&prev->next, memory_order_relaxed))
+		atomic_store_explicit(&prev->next, node, memory_order_relaxed);
+}
+
 RCU__WEAK void RCU__SYM(child_fork)(void)
 {
 	struct rcu__state *gp = RCU__STATE;
 	struct rcu__reader *self = rcu__self();
+	atomic_store_explicit(&gp->atfork_state, 2, memory_order_relaxed); /* we are its handler */
 	/* Threads other than this one are gone: so are their locks, sections and the worker. */
 	pthread_mutex_init(&gp->gp_lock, NULL);
 	pthread_mutex_init(&gp->cb_consumer, NULL);
 	pthread_mutex_init(&gp->registry_lock, NULL);
 	pthread_mutex_init(&gp->word_lock, NULL);
 	pthread_cond_init(&gp->word_cond, NULL);
+	/* Mend the links that threads caught between swap and link never stored (C1, C2). */
+	for (struct rcu__reader *r = gp->readers; r; r = r->next)
+		if (r != self && r->enq_node)
+			rcu__child_mend(gp, r->enq_node, r->enq_prev);
 	gp->readers = self->registered ? self : NULL;
 	self->next = self->prev = NULL;
 	atomic_store_explicit(&gp->gp_futex, 0, memory_order_relaxed);
@@ -1659,7 +1754,7 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 	struct rcu_head *end = b_end ? b_end : a_end;
 	uint64_t count = 0;
 	for (struct rcu_head *h = a; h; h = h == end ? NULL : atomic_load_explicit(&h->next, memory_order_relaxed))
-		count += h->func != RCU__SYM(barrier_done);
+		count += RCU__IS_USER_CALLBACK(h->func);
 	if (end)
 		atomic_store_explicit(&end->next, NULL, memory_order_relaxed);
 	atomic_store_explicit(&q->stub.next, a, memory_order_relaxed);
@@ -1748,7 +1843,7 @@ static inline void rcu_list_replace(struct rcu_list *old, struct rcu_list *n)
 /** rcu_list_empty(head) - does the list hold no entry? Callable by readers and updaters. */
 static inline bool rcu_list_empty(const struct rcu_list *head)
 {
-	return atomic_load_explicit(&((struct rcu_list *)head)->next, memory_order_relaxed) == head;
+	return atomic_load_explicit(&head->next, memory_order_relaxed) == head;
 }
 
 /** rcu_list_entry(ptr, type, member) - the entry holding link ptr. */

@@ -1,0 +1,786 @@
+/* SPDX-License-Identifier: 0BSD */
+/*
+ * test/fork.c: fork() with RCU in use. rcu.h (>>callbacks): "the child keeps only the forking
+ * thread in the registry, forgets the worker (the next call_rcu() or rcu_barrier() starts one)
+ * and puts the batch the worker held at the fork back at the head of the queue, so callbacks
+ * pending at the fork run in the child as well. A call_rcu() that another thread was executing
+ * at the instant of fork() may be lost in the child."
+ *
+ * Children never call Criterion: each checks what it must and reports through its exit status
+ * (0, or one of the codes below; a grandchild's code comes back as GRANDCHILD + code), under an
+ * alarm() so that a hang fails instead of blocking the suite. Parents wait with waitpid(),
+ * offline (test_block_begin/end) when registered. Children leave with _exit().
+ */
+#include "rcu.h"
+#include "harness.h"
+
+#include <dirent.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
+
+#define LIVENESS_MS 10000
+#ifndef CHILD_ALARM_S
+#define CHILD_ALARM_S 20
+#endif
+
+enum {
+	E_OK = 0,
+	E_RAN_EARLY = 2,   /* a callback pending at the fork had already run in the child's memory */
+	E_NOT_RUN = 3,     /* a callback pending at the fork did not run in the child */
+	E_TWICE = 4,       /* a callback ran twice */
+	E_ORDER = 5,       /* callbacks of one thread ran out of order */
+	E_STATS = 6,       /* rcu_get_stats() inconsistent after rcu_barrier() */
+	E_WORKER = 7,      /* no worker, or the parent's threads live on */
+	E_GP_EARLY = 8,    /* a callback ran while a reader that began before it was inside */
+	E_GP_LATE = 9,     /* rcu_barrier() returned before a callback ran */
+	E_FORK = 10,       /* fork() or pthread_create() failed */
+	E_LOST = 11,       /* a callback whose call_rcu() returned before fork() never ran */
+	GRANDCHILD = 32,   /* + the grandchild's code */
+	E_SIGNALLED = 100, /* + the signal that killed a grandchild (SIGALRM: it hung) */
+};
+
+static const char *code_name(int code)
+{
+	switch (code % GRANDCHILD) {
+	case E_RAN_EARLY: return "a callback pending at the fork had already run";
+	case E_NOT_RUN: return "a callback pending at the fork did not run in the child";
+	case E_TWICE: return "a callback ran twice";
+	case E_ORDER: return "callbacks of one thread ran out of order";
+	case E_STATS: return "rcu_get_stats() inconsistent after rcu_barrier()";
+	case E_WORKER: return "worker missing or parent's threads present";
+	case E_GP_EARLY: return "a callback ran inside a pre-existing reader's section";
+	case E_GP_LATE: return "rcu_barrier() returned before a callback ran";
+	case E_FORK: return "fork() or pthread_create() failed";
+	case E_LOST: return "a callback whose call_rcu() had returned was lost";
+	default: return "?";
+	}
+}
+
+/* Describe a wait status for an assertion message. */
+static const char *describe(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d%s", WTERMSIG(status),
+			WTERMSIG(status) == SIGALRM ? " (the alarm: it hung)" : "");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) >= E_SIGNALLED)
+		snprintf(buf, len, "its child was killed by signal %d%s", WEXITSTATUS(status) - E_SIGNALLED,
+			WEXITSTATUS(status) - E_SIGNALLED == SIGALRM ? " (the alarm: it hung)" : "");
+	else if (WIFEXITED(status))
+		snprintf(buf, len, "exit %d: %s%s", WEXITSTATUS(status),
+			WEXITSTATUS(status) >= GRANDCHILD ? "in the grandchild: " : "", code_name(WEXITSTATUS(status)));
+	else
+		snprintf(buf, len, "status %#x", status);
+	return buf;
+}
+
+/* A child's code for its own child's wait status. */
+static int child_code(int status)
+{
+	if (WIFSIGNALED(status))
+		return E_SIGNALLED + WTERMSIG(status);
+	if (!WIFEXITED(status))
+		return E_FORK;
+	int c = WEXITSTATUS(status);
+	return c == 0 ? 0 : c >= GRANDCHILD ? c : GRANDCHILD + c;
+}
+
+static pid_t wait_child(pid_t pid, int *status)
+{
+	test_block_begin();
+	pid_t r;
+	while ((r = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+		;
+	test_block_end();
+	return r;
+}
+
+static bool wait_flag(_Atomic int *flag, long limit_ms)
+{
+	uint64_t end = test_now_ns() + (uint64_t)limit_ms * 1000000u;
+	while (!atomic_load_explicit(flag, memory_order_acquire)) {
+		if (test_now_ns() > end)
+			return false;
+		test_sleep_us(100);
+	}
+	return true;
+}
+
+/* Registered threads sleep offline (QSBR). */
+static void sleep_ms(long ms)
+{
+	test_block_begin();
+	test_sleep_us(ms * 1000);
+	test_block_end();
+}
+
+/* The tasks of this process: how many, and how many are named `name`. */
+static int count_tasks(const char *name, int *named)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0;
+	*named = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		n++;
+		char path[300], comm[64] = "";
+		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof comm, f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		*named += strcmp(comm, name) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
+/* ---- threads ------------------------------------------------------------------------------- */
+
+/* A reader that holds one section until released (QSBR: online, not reporting). */
+static struct {
+	_Atomic int in, release;
+} holder;
+
+static void *holder_main(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_read_lock();
+	atomic_store(&holder.in, 1);
+	while (!atomic_load(&holder.release))
+		test_sleep_us(200);
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static bool holder_start(pthread_t *t)
+{
+	atomic_store(&holder.in, 0);
+	atomic_store(&holder.release, 0);
+	return pthread_create(t, NULL, holder_main, NULL) == 0 && wait_flag(&holder.in, LIVENESS_MS);
+}
+
+static void holder_stop(pthread_t t)
+{
+	atomic_store(&holder.release, 1);
+	test_block_begin();
+	pthread_join(t, NULL);
+	test_block_end();
+}
+
+/* Readers in short sections (QSBR: reporting in between) until told to stop. */
+static _Atomic int busy_stop;
+
+static void *busy_reader(void *arg)
+{
+	uint64_t seed = (uintptr_t)arg;
+	rcu_register_thread();
+	while (!atomic_load_explicit(&busy_stop, memory_order_relaxed)) {
+		rcu_read_lock();
+		test_widen(&seed, 300);
+		rcu_read_unlock();
+		rcu_quiescent_state();
+		if (test_rand(&seed) % 8 == 0)
+			sched_yield();
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* ---- counted callbacks ------------------------------------------------------------------------ */
+
+struct obj {
+	struct rcu_head head;
+	uint32_t idx;
+};
+
+static struct obj *objs;
+static _Atomic uint32_t *counts;
+static _Atomic uint32_t *ran_as; /* the invocation number (from 1) of each object's last run */
+static _Atomic uint32_t invocations;
+
+static void count_cb(struct rcu_head *h)
+{
+	struct obj *o = rcu_container_of(h, struct obj, head);
+	atomic_store_explicit(&ran_as[o->idx], atomic_fetch_add_explicit(&invocations, 1, memory_order_relaxed) + 1,
+		memory_order_relaxed);
+	atomic_fetch_add_explicit(&counts[o->idx], 1, memory_order_relaxed);
+}
+
+static void objs_alloc(long n)
+{
+	objs = calloc((size_t)n, sizeof *objs);
+	counts = calloc((size_t)n, sizeof *counts);
+	ran_as = calloc((size_t)n, sizeof *ran_as);
+	cr_assert(objs && counts && ran_as);
+	for (long i = 0; i < n; i++)
+		objs[i].idx = (uint32_t)i;
+}
+
+static void objs_free(void)
+{
+	free(objs);
+	free(counts);
+	free(ran_as);
+}
+
+/* 0 if every counts[from, to) is `want`, else the code that says how not. */
+static int check_counts(long from, long to, uint32_t want)
+{
+	for (long i = from; i < to; i++) {
+		uint32_t c = atomic_load_explicit(&counts[i], memory_order_relaxed);
+		if (c != want)
+			return c > want ? (want == 0 ? E_RAN_EARLY : E_TWICE) : E_NOT_RUN;
+	}
+	return 0;
+}
+
+/* 0 if objects [from, to), queued in that order by one thread, ran in that order. */
+static int check_order(long from, long to)
+{
+	for (long i = from + 1; i < to; i++)
+		if (atomic_load_explicit(&ran_as[i], memory_order_relaxed) <=
+		    atomic_load_explicit(&ran_as[i - 1], memory_order_relaxed))
+			return E_ORDER;
+	return 0;
+}
+
+static int check_stats(void)
+{
+	struct rcu_stats st;
+	rcu_get_stats(&st);
+	if (st.callbacks_pending != 0 || st.callbacks_queued != st.callbacks_invoked)
+		return E_STATS;
+	return 0;
+}
+
+/* Objects freed with rcu_free() and the default RCU_FREE (free): ASan checks them. */
+struct freeable {
+	char pad[24];
+	struct rcu_head rcu;
+	long v;
+};
+
+static void rcu_free_some(int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct freeable *f = malloc(sizeof *f);
+		if (!f)
+			abort();
+		f->v = i;
+		rcu_free(f, rcu);
+	}
+}
+
+/* ---- callbacks pending at the fork run in the child, the grandchild and the parent ------------
+ * Parent (main thread registered): two busy readers; a holder keeps a section; N1 callbacks
+ * queued, a pause (the worker takes them as its batch and waits for the holder), N2 more (in the
+ * queue), and some rcu_free()s. All are certainly pending at the fork.
+ *
+ * Child (alone with the forking thread): synchronize_rcu() returns although the parent's readers
+ * were online; rcu_barrier() runs all N1 + N2, in order; a worker exists again; a reader of its
+ * own still holds a callback back. Then a thread of the child holds a section, the child queues
+ * N3 more, and another thread of the child forks: the grandchild does the same checks on N3 (and
+ * the first N1 + N2 do not run again). Parent: the same callbacks run once there too.
+ */
+#define N1 500
+#define N2 500
+#define N3 300
+#define NFREE 100
+
+static struct {
+	struct rcu_head head;
+	_Atomic int ran;
+} gp_probe;
+
+static void gp_probe_cb(struct rcu_head *h)
+{
+	(void)h;
+	atomic_store(&gp_probe.ran, 1);
+}
+
+/* The child's own grace periods: a reader of the child holds back a callback. */
+static int child_gp_check(void)
+{
+	pthread_t h;
+	if (!holder_start(&h))
+		return E_FORK;
+	atomic_store(&gp_probe.ran, 0);
+	call_rcu(&gp_probe.head, gp_probe_cb);
+	sleep_ms(20);
+	int early = atomic_load(&gp_probe.ran);
+	holder_stop(h);
+	rcu_barrier();
+	if (early)
+		return E_GP_EARLY;
+	if (!atomic_load(&gp_probe.ran))
+		return E_GP_LATE;
+	return 0;
+}
+
+static int grandchild_main(void)
+{
+	alarm(CHILD_ALARM_S);
+	int c;
+	if ((c = check_counts(N1 + N2, N1 + N2 + N3, 0)))
+		return c;
+	synchronize_rcu();
+	rcu_barrier();
+	if ((c = check_counts(N1 + N2, N1 + N2 + N3, 1)) || (c = check_order(N1 + N2, N1 + N2 + N3)))
+		return c;
+	if ((c = check_counts(0, N1 + N2, 1)))
+		return c;
+	if ((c = check_stats()))
+		return c;
+	return child_gp_check();
+}
+
+/* A thread of the child that forks the grandchild and waits for it. */
+static void *forker_main(void *arg)
+{
+	int *code = arg;
+	rcu_register_thread();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(grandchild_main());
+	int status = 0;
+	if (pid < 0 || wait_child(pid, &status) != pid)
+		*code = E_FORK;
+	else
+		*code = child_code(status);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int child_main(void)
+{
+	alarm(CHILD_ALARM_S);
+	int c;
+	if ((c = check_counts(0, N1 + N2, 0)))
+		return c;
+	synchronize_rcu();
+	synchronize_rcu();
+	rcu_barrier();
+	if ((c = check_counts(0, N1 + N2, 1)) || (c = check_order(0, N1 + N2)))
+		return c;
+	if ((c = check_stats()))
+		return c;
+	int named = 0, tasks = count_tasks("rcu-callbacks", &named);
+	if (tasks != 2 || named != 1)
+		return E_WORKER;
+	rcu_read_lock(); /* still registered: the forking thread stays in the registry */
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	if ((c = child_gp_check()))
+		return c;
+
+	/* Fork again, from a thread of the child, with callbacks of the child pending. */
+	pthread_t h, f;
+	if (!holder_start(&h))
+		return E_FORK;
+	for (long i = N1 + N2; i < N1 + N2 + N3 / 2; i++)
+		call_rcu(&objs[i].head, count_cb);
+	sleep_ms(10);
+	for (long i = N1 + N2 + N3 / 2; i < N1 + N2 + N3; i++)
+		call_rcu(&objs[i].head, count_cb);
+	rcu_free_some(NFREE);
+	int gcode = E_FORK;
+	if (pthread_create(&f, NULL, forker_main, &gcode) != 0)
+		return E_FORK;
+	test_block_begin();
+	pthread_join(f, NULL);
+	test_block_end();
+	holder_stop(h);
+	rcu_barrier();
+	if (gcode)
+		return gcode;
+	if ((c = check_counts(N1 + N2, N1 + N2 + N3, 1)) || (c = check_order(N1 + N2, N1 + N2 + N3)))
+		return c;
+	return check_stats();
+}
+
+Test(fork, pending_callbacks_run_in_parent_child_and_grandchild, .timeout = 60)
+{
+	objs_alloc(N1 + N2 + N3);
+	rcu_register_thread();
+	pthread_t r[2], h;
+	atomic_store(&busy_stop, 0);
+	for (long i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&r[i], NULL, busy_reader, (void *)(uintptr_t)(i + 1)), 0);
+	cr_assert(holder_start(&h));
+	for (long i = 0; i < N1; i++)
+		call_rcu(&objs[i].head, count_cb);
+	sleep_ms(20); /* the worker takes these as its batch and waits for the holder */
+	for (long i = N1; i < N1 + N2; i++)
+		call_rcu(&objs[i].head, count_cb);
+	rcu_free_some(NFREE);
+	cr_assert_eq(atomic_load(&invocations), 0, "callbacks ran while a pre-existing reader was inside");
+
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0)
+		_exit(child_main());
+
+	holder_stop(h);
+	rcu_barrier();
+	int c = check_counts(0, N1 + N2, 1);
+	int o = check_order(0, N1 + N2);
+	int s = check_stats();
+	atomic_store(&busy_stop, 1);
+	test_block_begin();
+	for (int i = 0; i < 2; i++)
+		pthread_join(r[i], NULL);
+	test_block_end();
+	int status = 0;
+	cr_assert_eq(wait_child(pid, &status), pid);
+	char buf[200];
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: %s", describe(status, buf, sizeof buf));
+	cr_assert_eq(c, 0, "parent: %s", code_name(c));
+	cr_assert_eq(o, 0, "parent: %s", code_name(o));
+	cr_assert_eq(s, 0, "parent: %s", code_name(s));
+	rcu_unregister_thread();
+	objs_free();
+}
+
+/* ---- fork while callbacks are being queued and invoked ------------------------------------------
+ * Two producers queue numbered callbacks at full speed (each publishes how many of its call_rcu()
+ * calls have returned) and a reader runs, while the (unregistered) test thread forks again and
+ * again. In each child, after rcu_barrier(): no callback ran twice (the worker's batch goes back
+ * from its first unstarted callback, not from its start); every callback whose call_rcu() had
+ * returned before the fork ran, except at most one that a consumer had started when the fork
+ * happened (its effect may be missing from the child's copy); none that was not yet queued ran.
+ * The parent: all ran exactly once.
+ */
+#define STORM_PRODUCERS 2
+
+static struct {
+	long per;
+	_Atomic long done[STORM_PRODUCERS];
+	_Atomic int stop;
+} storm;
+
+static void *storm_producer(void *arg)
+{
+	long p = (long)(uintptr_t)arg;
+	uint64_t seed = 0x77u + (uint64_t)p;
+	rcu_register_thread();
+	for (long k = 0; k < storm.per && !atomic_load_explicit(&storm.stop, memory_order_relaxed); k++) {
+		call_rcu(&objs[p * storm.per + k].head, count_cb);
+		atomic_store_explicit(&storm.done[p], k + 1, memory_order_release);
+		rcu_quiescent_state();
+		if (test_rand(&seed) % 256 == 0)
+			sched_yield();
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int storm_child(void)
+{
+	alarm(CHILD_ALARM_S);
+	long done[STORM_PRODUCERS];
+	for (int p = 0; p < STORM_PRODUCERS; p++)
+		done[p] = atomic_load(&storm.done[p]);
+	rcu_barrier();
+	synchronize_rcu();
+	rcu_barrier();
+	long missing = 0;
+	for (int p = 0; p < STORM_PRODUCERS; p++) {
+		long base = p * storm.per;
+		for (long k = 0; k < storm.per; k++) {
+			uint32_t c = atomic_load(&counts[base + k]);
+			if (c > 1)
+				return E_TWICE;
+			if (k < done[p] && c == 0)
+				missing++;
+			if (k > done[p] && c != 0)
+				return E_RAN_EARLY; /* never queued, yet ran */
+		}
+	}
+	if (missing > 1)
+		return E_LOST;
+	return check_stats();
+}
+
+Test(fork, fork_while_callbacks_are_queued_and_invoked, .timeout = 60)
+{
+	storm.per = test_rounds(400000);
+	objs_alloc(storm.per * STORM_PRODUCERS);
+	/* RCU's one-time set-up and the worker's start are over before the first fork (see the last
+	 * test); a fork during a thread's start can also leave ASan's allocator locked in the child. */
+	rcu_barrier();
+	pthread_t p[STORM_PRODUCERS], r;
+	atomic_store(&busy_stop, 0);
+	cr_assert_eq(pthread_create(&r, NULL, busy_reader, (void *)(uintptr_t)9), 0);
+	for (long i = 0; i < STORM_PRODUCERS; i++)
+		cr_assert_eq(pthread_create(&p[i], NULL, storm_producer, (void *)(uintptr_t)i), 0);
+	for (int i = 0; i < STORM_PRODUCERS; i++)
+		while (atomic_load(&storm.done[i]) < 100)
+			sched_yield();
+	long rounds = test_rounds(20), failed = 0;
+	char first[200] = "";
+	for (long i = 0; i < rounds; i++) {
+		test_sleep_us(3000);
+		fflush(NULL);
+		pid_t pid = fork();
+		cr_assert_neq(pid, -1);
+		if (pid == 0)
+			_exit(storm_child());
+		int status = 0;
+		cr_assert_eq(wait_child(pid, &status), pid);
+		if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failed++ == 0)
+			describe(status, first, sizeof first);
+	}
+	atomic_store(&storm.stop, 1);
+	for (int i = 0; i < STORM_PRODUCERS; i++)
+		pthread_join(p[i], NULL);
+	atomic_store(&busy_stop, 1);
+	pthread_join(r, NULL);
+	rcu_barrier();
+	long queued = 0, bad = 0;
+	for (int i = 0; i < STORM_PRODUCERS; i++) {
+		long d = atomic_load(&storm.done[i]);
+		queued += d;
+		for (long k = 0; k < d; k++)
+			bad += atomic_load(&counts[i * storm.per + k]) != 1;
+	}
+	cr_log_info("%s: %ld forks while %ld callbacks were queued", TEST_FLAVOUR, rounds, queued);
+	cr_assert_eq(failed, 0, "%ld of %ld children failed; the first: %s", failed, rounds, first);
+	cr_assert_eq(bad, 0, "parent: %ld callbacks not invoked exactly once", bad);
+	cr_assert_eq(check_stats(), 0);
+	objs_free();
+}
+
+/* ---- callbacks queued behind an unfinished call_rcu() ---------------------------------------------
+ * Thread A queues callbacks in a loop. The test thread freezes A with a signal (its handler
+ * sleeps until thawed), sometimes in the middle of a call_rcu() (A publishes which call it is
+ * in). The test thread then queues callback X, and call_rcu(X) returns; then it forks. Only A's
+ * unfinished call may be lost in the child: X must run there. (An enqueue is two steps, swap the
+ * tail and then link the old tail; a child that drops what follows an unlinked node loses X.)
+ * A stays under the high-water mark (a ring of heads, each reused once its callback has run), so
+ * it never helps and holds no lock while frozen. Trials in which A was frozen inside call_rcu()
+ * through the fork are the ones that can lose X; the log line counts them.
+ */
+#define RING 2048
+
+static struct {
+	struct rcu_head heads[RING];
+	_Atomic int busy[RING];
+	_Atomic long cur, done; /* A: the call_rcu() it is in (cur != done) or last finished */
+	_Atomic int frozen, thaw, stop;
+	_Atomic int frozen_in_call;
+} frz;
+
+static void ring_cb(struct rcu_head *h)
+{
+	atomic_store_explicit(&frz.busy[h - frz.heads], 0, memory_order_release);
+}
+
+/* Sleep until thawed, or FREEZE_MAX_MS at most: a fork() that waits for unfinished enqueues
+ * (one way to keep X) then waits a while, and does not deadlock with the test. */
+#define FREEZE_MAX_MS 10
+
+static void freeze_handler(int sig)
+{
+	(void)sig;
+	struct timespec now, end;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += FREEZE_MAX_MS * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	atomic_store(&frz.frozen_in_call, atomic_load(&frz.cur) != atomic_load(&frz.done));
+	atomic_store(&frz.frozen, 1);
+	while (!atomic_load(&frz.thaw)) {
+		struct timespec ts = { 0, 100000 };
+		nanosleep(&ts, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+	}
+	atomic_store(&frz.frozen, 0);
+}
+
+static void *ring_producer(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	for (long i = 1; !atomic_load_explicit(&frz.stop, memory_order_relaxed); i++) {
+		long slot = i % RING;
+		while (atomic_load_explicit(&frz.busy[slot], memory_order_acquire)) {
+			rcu_quiescent_state();
+			sched_yield();
+			if (atomic_load_explicit(&frz.stop, memory_order_relaxed))
+				goto out;
+		}
+		atomic_store_explicit(&frz.busy[slot], 1, memory_order_relaxed);
+		atomic_store_explicit(&frz.cur, i, memory_order_relaxed);
+		atomic_signal_fence(memory_order_seq_cst);
+		call_rcu(&frz.heads[slot], ring_cb);
+		atomic_signal_fence(memory_order_seq_cst);
+		atomic_store_explicit(&frz.done, i, memory_order_relaxed);
+		rcu_quiescent_state();
+	}
+out:
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int lost_child(long x)
+{
+	alarm(CHILD_ALARM_S);
+	rcu_barrier();
+	if (atomic_load(&counts[x]) != 1)
+		return atomic_load(&counts[x]) ? E_TWICE : E_LOST;
+	return 0;
+}
+
+Test(fork, fork_keeps_callbacks_queued_behind_an_unfinished_call_rcu, .timeout = 60)
+{
+	long trials = test_rounds(400);
+	objs_alloc(trials);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = freeze_handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	cr_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	rcu_barrier(); /* set-up and worker start are over before the first fork (as above) */
+	pthread_t a;
+	cr_assert_eq(pthread_create(&a, NULL, ring_producer, NULL), 0);
+	for (unsigned i = 0; atomic_load(&frz.done) < 100; i++)
+		sched_yield();
+	long in_call = 0, in_call_through = 0, failed = 0, failed_in_call = 0;
+	char first[200] = "";
+	for (long t = 0; t < trials; t++) {
+		test_sleep_us(200 + (unsigned)(t % 7) * 50);
+		atomic_store(&frz.thaw, 0);
+		cr_assert_eq(pthread_kill(a, SIGUSR1), 0);
+		cr_assert(wait_flag(&frz.frozen, LIVENESS_MS));
+		bool inside = atomic_load(&frz.frozen_in_call);
+		in_call += inside;
+		call_rcu(&objs[t].head, count_cb);
+		fflush(NULL);
+		pid_t pid = fork();
+		cr_assert_neq(pid, -1);
+		if (pid == 0)
+			_exit(lost_child(t));
+		bool through = inside && atomic_load(&frz.frozen);
+		in_call_through += through;
+		int status = 0;
+		pid_t w = wait_child(pid, &status);
+		atomic_store(&frz.thaw, 1);
+		for (unsigned i = 0; atomic_load(&frz.frozen); i++)
+			sched_yield();
+		cr_assert_eq(w, pid);
+		if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			failed_in_call += inside;
+			if (failed++ == 0)
+				describe(status, first, sizeof first);
+		}
+	}
+	atomic_store(&frz.stop, 1);
+	pthread_join(a, NULL);
+	rcu_barrier();
+	cr_log_info("%s: %ld forks, %ld with the producer frozen inside call_rcu() (%ld through the fork); %ld "
+		    "children lost a callback (%ld of them in those)",
+		TEST_FLAVOUR, trials, in_call, in_call_through, failed, failed_in_call);
+	cr_assert_eq(failed, 0,
+		"%ld of %ld children (%ld forked while another thread was inside call_rcu()) lost a callback whose "
+		"call_rcu() had returned before fork(); the first: %s",
+		failed, trials, failed_in_call, first);
+	cr_assert_eq(check_counts(0, trials, 1), 0, "parent: a callback did not run exactly once");
+	objs_free();
+}
+
+/* ---- fork during RCU's one-time set-up ---------------------------------------------------------
+ * The first rcu_register_thread() of the process (on thread T) sets RCU up: in MEMB and BP that
+ * includes membarrier registration, which can take milliseconds. The test thread, which has not
+ * used RCU, forks children meanwhile. Each child must find RCU usable: call_rcu(), rcu_barrier()
+ * and synchronize_rcu() return and the callback runs. The children run side by side (each under
+ * its alarm) and are waited for at the end.
+ */
+#define SETUP_FORKS 16
+
+static _Atomic int setup_registered;
+
+static void *setup_thread(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_read_lock(); /* BP: the first section registers */
+	rcu_read_unlock();
+	atomic_store(&setup_registered, 1);
+	rcu_quiescent_state();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static _Atomic int setup_cb_ran;
+
+static void setup_cb(struct rcu_head *h)
+{
+	(void)h;
+	atomic_store(&setup_cb_ran, 1);
+}
+
+static int setup_child(void)
+{
+	alarm(CHILD_ALARM_S);
+	struct rcu_head h;
+	call_rcu(&h, setup_cb);
+	rcu_barrier();
+	synchronize_rcu();
+	if (!atomic_load(&setup_cb_ran))
+		return E_GP_LATE;
+	return check_stats();
+}
+
+Test(fork, fork_during_the_first_registration, .timeout = 60)
+{
+	struct rcu_stats st;
+	rcu_get_stats(&st);
+	cr_assert_eq(st.grace_periods + st.callbacks_queued, 0, "this test needs a process of its own");
+	pid_t pids[SETUP_FORKS];
+	int n = 0, during = 0;
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, NULL, setup_thread, NULL), 0);
+	/* Fork as often as possible while T is inside its first registration, then once after. */
+	while (n < SETUP_FORKS - 1) {
+		bool registered = atomic_load(&setup_registered);
+		fflush(NULL);
+		pid_t pid = fork();
+		cr_assert_neq(pid, -1);
+		if (pid == 0)
+			_exit(setup_child());
+		pids[n++] = pid;
+		during += !registered;
+		if (registered)
+			break;
+	}
+	pthread_join(t, NULL);
+	int failed = 0;
+	char first[200] = "";
+	for (int i = 0; i < n; i++) {
+		int status = 0;
+		cr_assert_eq(wait_child(pids[i], &status), pids[i]);
+		if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failed++ == 0)
+			describe(status, first, sizeof first);
+	}
+	cr_log_info("%s: %d forks, %d of them before the first rcu_register_thread() returned", TEST_FLAVOUR, n,
+		during);
+	cr_assert_eq(failed, 0, "%d of %d children forked during (or just after) RCU's set-up failed; the first: %s",
+		failed, n, first);
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: 0BSD */
+/*
+ * test/symbols/peer.c: the "other" user of rcu.h: a second translation unit, a shared library or
+ * a plugin, depending on how test/symbols/meson.build builds it. Exports its table by name.
+ */
+#include "rcu.h"
+
+#ifndef PEER_WHO
+#define PEER_WHO "peer"
+#endif
+#define PEER_TABLE __attribute__((visibility("default"))) const struct peer_ops rcu_test_peer_ops
+#include "peer_impl.h"
