@@ -326,7 +326,8 @@ struct rcu__reader {
 	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t seq;
 	unsigned nesting;          /* owner only: sections nested inside the outermost one (QSBR,
 				      RCU_DEBUG only: the depth of rcu_read_lock()) */
-	unsigned char registered;  /* owner writes, under registry lock */
+	unsigned char registered;  /* owner writes, under registry lock: 0 no, 1 by the thread,
+				      2 adopted by its first call_rcu() (outside sections, QSBR offline) */
 	unsigned char in_callback; /* owner only: invoking RCU callbacks */
 	struct rcu__reader *next;  /* registry list, under registry lock */
 	struct rcu__reader *prev;
@@ -433,6 +434,7 @@ static inline bool rcu__in_section(struct rcu__reader *r)
 void RCU__SYM(init)(struct rcu__state *gp);
 void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r);
 void RCU__SYM(unregister)(struct rcu__state *gp, struct rcu__reader *r);
+void RCU__SYM(adopt)(struct rcu__state *gp, struct rcu__reader *r);
 void RCU__SYM(wake_gp)(struct rcu__state *gp);
 void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *r, uint64_t seq);
 void RCU__SYM(synchronize)(struct rcu__state *gp);
@@ -989,11 +991,9 @@ __attribute__((constructor)) static void rcu__constructor(void)
 	RCU__SYM(init)(RCU__STATE);
 }
 
-RCU__WEAK void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r)
+/* Link r into the registry, outside any section (QSBR: offline). */
+static inline void rcu__link_reader(struct rcu__state *gp, struct rcu__reader *r, unsigned char how)
 {
-	RCU__CHECK(!r->registered, "rcu_register_thread()", "the thread is already registered");
-	if (r->registered)
-		return;
 	RCU__SYM(init)(gp);
 	r->tid = rcu__gettid();
 	atomic_store_explicit(&r->seq, 0, memory_order_relaxed);
@@ -1003,9 +1003,31 @@ RCU__WEAK void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r)
 	if (gp->readers)
 		gp->readers->prev = r;
 	gp->readers = r;
-	r->registered = 1;
+	r->registered = how;
 	pthread_mutex_unlock(&gp->registry_lock);
 	pthread_setspecific(gp->exit_key, r);
+}
+
+/*
+ * A thread that queues callbacks without being registered joins the registry, outside any
+ * section, so that a fork child can mend a link it left unfinished (see >>callbacks). It holds up
+ * no grace period. rcu_register_thread() later makes it a reader proper.
+ */
+RCU__WEAK void RCU__SYM(adopt)(struct rcu__state *gp, struct rcu__reader *r)
+{
+	if (!r->registered)
+		rcu__link_reader(gp, r, 2);
+}
+
+RCU__WEAK void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r)
+{
+	RCU__CHECK(r->registered != 1, "rcu_register_thread()", "the thread is already registered");
+	if (r->registered == 1)
+		return;
+	if (r->registered == 2)
+		r->registered = 1; /* adopted by call_rcu(): already linked */
+	else
+		rcu__link_reader(gp, r, 1);
 #if defined(RCU_FLAVOUR_QSBR)
 	RCU__SYM(qsbr_report)(gp, r, UINT64_MAX); /* online */
 #endif
@@ -1257,8 +1279,8 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * QSBR: an online thread is always inside a section, so its call_rcu() never helps; it helps at
  * its next rcu_quiescent_state() instead: call_rcu() raises cb_congested, on the readers' line,
  * which sends quiescent states to their slow path until a batch brings pending below the mark. Offline
- * and unregistered QSBR threads help in call_rcu(). A helper that is not registered (MEMB, MB,
- * QSBR) registers for the duration, so that the callbacks it runs may read under rcu_read_lock().
+ * and unregistered QSBR threads help in call_rcu(). A helper is in the registry (adopted, if it
+ * did not register), so that the callbacks it runs may read under rcu_read_lock().
  * QSBR: callbacks run online, so one that blocks holds up grace periods; go offline around it.
  *
  * fork(): the child keeps only the forking thread in the registry, forgets the worker (the next
@@ -1267,7 +1289,8 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * thread that was inside call_rcu() at the fork, between its swap and its link, left its head and
  * its predecessor in its reader record: the child mends that link, so the callbacks queued behind
  * it are not lost. (Only that thread's own callback may be lost, if the fork caught it before it
- * recorded its predecessor and the gap cannot be found; and an unregistered thread's.)
+ * recorded its predecessor and the gap cannot be found.) A thread that queues callbacks without
+ * being registered is adopted into the registry by its first call_rcu() for this reason.
  *
  * Process exit: an exit handler stops the worker before its next batch (waiting at most one
  * second for a batch in progress), so callbacks do not run on the worker while later exit
@@ -1308,7 +1331,7 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 /**
  * rcu_free(ptr, field) - the kernel's kfree_rcu(): RCU_FREE(ptr) after a grace period.
  *
- * field names the struct rcu_head member of *ptr (at most 4095 bytes into the object). A NULL
+ * field names the struct rcu_head member of *ptr (at most 4094 bytes into the object). A NULL
  * ptr does nothing, as kfree_rcu(NULL, field).
  */
 #define rcu_free(ptr, field) \
@@ -1548,20 +1571,12 @@ static inline bool rcu__may_help(struct rcu__reader *r)
 /* Help reclaim: run one batch on the calling thread (QSBR: offline while it waits for the lock). */
 RCU__WEAK void RCU__SYM(help)(struct rcu__state *gp, struct rcu__reader *r)
 {
-#if !defined(RCU_FLAVOUR_BP)
-	bool visiting = !r->registered; /* callbacks may read: be a reader while they run */
-	if (visiting)
-		RCU__SYM(register)(gp, r);
-#endif
+	RCU__SYM(adopt)(gp, r); /* callbacks may read: be a reader while they run */
 	bool was_online = rcu__qsbr_leave(gp, r);
 	pthread_mutex_lock(&gp->cb_consumer);
 	RCU__SYM(run_batch)(gp, r);
 	pthread_mutex_unlock(&gp->cb_consumer);
 	rcu__qsbr_return(gp, r, was_online);
-#if !defined(RCU_FLAVOUR_BP)
-	if (visiting)
-		RCU__SYM(unregister)(gp, r);
-#endif
 }
 
 RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void (*func)(struct rcu_head *))
@@ -1576,10 +1591,8 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void
 	bool user = RCU__IS_USER_CALLBACK(func);
 	uint64_t queued = user ? atomic_fetch_add_explicit(&gp->cbq.queued, 1, memory_order_relaxed) + 1 : 0;
 	struct rcu__reader *self = rcu__self();
-#if defined(RCU_FLAVOUR_BP)
 	if (RCU__UNLIKELY(!self->registered))
-		RCU__SYM(register)(gp, self); /* first use: so a fork child can mend our link */
-#endif
+		RCU__SYM(adopt)(gp, self); /* first use: so a fork child can mend our link */
 	self->enq_node = head;
 	/* C1: release: the head (and what the caller did before) to whoever takes the chain (C4). */
 	struct rcu_head *prev = atomic_exchange_explicit(&gp->cbq.tail, head, memory_order_seq_cst);
@@ -2027,12 +2040,12 @@ RCU__WEAK RCU__COLD void RCU__SYM(die)(const char *call, const char *rule)
 RCU__WEAK void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line)
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	RCU__CHECK(r->registered, "rcu_read_lock()",
+	RCU__CHECK(r->registered == 1, "rcu_read_lock()",
 		"the thread is not registered: call rcu_register_thread() first, or grace periods will not wait for it");
 	RCU__CHECK(atomic_load_explicit(&r->seq, memory_order_relaxed) != 0, "rcu_read_lock()",
 		"the thread is offline: call rcu_thread_online() first, or grace periods will not wait for it");
 #elif !defined(RCU_FLAVOUR_BP)
-	RCU__CHECK(r->registered, "rcu_read_lock()",
+	RCU__CHECK(r->registered == 1, "rcu_read_lock()",
 		"the thread is not registered: call rcu_register_thread() first, or grace periods will not wait for it");
 #endif
 #if defined(RCU_DEBUG)

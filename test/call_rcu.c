@@ -760,9 +760,8 @@ Test(call_rcu, rcu_free_frees_each_object_once_after_a_grace_period, .timeout = 
 /* ---- the memory bound ----------------------------------------------------------------------------
  * rcu.h (>>callbacks): "Pending callbacks then stay at most RCU_CALLBACK_HIGH_WATER + one per
  * concurrently queueing thread + those queued from inside sections and callbacks", and for QSBR:
- * "an online thread is always inside a section, so its call_rcu() never helps; it helps at its
- * next quiescent state (rcu_quiescent_state(), rcu_thread_offline()) instead ... Offline and
- * unregistered QSBR threads help in call_rcu()".
+ * an online thread's call_rcu() never helps, "it helps at its next rcu_quiescent_state()
+ * instead ... Offline and unregistered QSBR threads help in call_rcu()".
  *
  * Here P producers queue malloc'ed objects (freed by the callback) outside sections at full speed
  * for half a second, calling rcu_quiescent_state() after every call_rcu(), while a reader keeps
