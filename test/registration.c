@@ -94,6 +94,9 @@ static void *exit_registered(void *arg)
  */
 #define OWNED_STACK (512 * 1024)
 
+static void *owned_stacks[8] __attribute__((used));
+static int owned_stacks_kept;
+
 static void run_on_owned_stack_and_scribble(void *(*fn)(void *))
 {
 	void *stack = NULL;
@@ -109,10 +112,8 @@ static void run_on_owned_stack_and_scribble(void *(*fn)(void *))
 	for (size_t i = 0; i < OWNED_STACK / sizeof *w; i++)
 		w[i] = 1;
 	/* The memory stays allocated (and scribbled) until the process ends: reachable, for LSan. */
-	static void *kept[8];
-	static int nkept;
-	if (nkept < 8)
-		kept[nkept++] = stack;
+	if (owned_stacks_kept < 8)
+		owned_stacks[owned_stacks_kept++] = stack;
 }
 
 Test(registration, thread_exit_unregisters, .timeout = 60)
