@@ -53,6 +53,17 @@ default) run build --no-suite slow -- ;;
 	"$0" --asan
 	"$0" --tsan
 	if [ -x spin/run.sh ]; then spin/run.sh; fi
+	python3 - build build-asan build-tsan <<'PY'
+import json, sys
+ok = bad = skip = 0
+for d in sys.argv[1:]:
+    for line in open(d + "/meson-logs/testlog.json"):
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"): ok += 1
+        elif r == "SKIP": skip += 1
+        else: bad += 1
+print(f"all: {ok} passed, {bad} failed, {skip} skipped")
+PY
 	;;
 *) echo "usage: $0 [--asan|--tsan|--slow|--all]" >&2; exit 2 ;;
 esac
