@@ -38,17 +38,6 @@ static long gettid_(void)
 	return (long)syscall(SYS_gettid);
 }
 
-static bool wait_flag(_Atomic int *flag, long limit_ms)
-{
-	uint64_t end = test_now_ns() + (uint64_t)limit_ms * 1000000u;
-	while (!atomic_load_explicit(flag, memory_order_acquire)) {
-		if (test_now_ns() > end)
-			return false;
-		test_sleep_us(100);
-	}
-	return true;
-}
-
 /* Spin (yielding: 2 cores) until *v == want, or limit_ms passes. */
 static bool wait_value(_Atomic long *v, long want, long limit_ms)
 {
@@ -92,7 +81,7 @@ static void holder_start(pthread_t *t)
 	atomic_store(&holder.in, 0);
 	atomic_store(&holder.release, 0);
 	cr_assert_eq(pthread_create(t, NULL, holder_main, NULL), 0);
-	cr_assert(wait_flag(&holder.in, LIVENESS_MS));
+	cr_assert(test_wait_flag(&holder.in, LIVENESS_MS));
 }
 
 static void holder_stop(pthread_t t)
@@ -403,7 +392,7 @@ Test(call_rcu, barrier_covers_callbacks_queued_before_it, .timeout = 60)
 	cr_assert_eq(pthread_create(&p, NULL, held_producer, NULL), 0);
 	pthread_join(p, NULL);
 	cr_assert_eq(pthread_create(&b, NULL, held_barrier, NULL), 0);
-	cr_assert(wait_flag(&held.calling, LIVENESS_MS));
+	cr_assert(test_wait_flag(&held.calling, LIVENESS_MS));
 	test_sleep_us(30 * 1000);
 	bool early = atomic_load(&held.returned);
 	long ran = HELD_CBS - not_once(0, HELD_CBS, NULL);

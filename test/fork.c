@@ -95,17 +95,6 @@ static pid_t wait_child(pid_t pid, int *status)
 	return r;
 }
 
-static bool wait_flag(_Atomic int *flag, long limit_ms)
-{
-	uint64_t end = test_now_ns() + (uint64_t)limit_ms * 1000000u;
-	while (!atomic_load_explicit(flag, memory_order_acquire)) {
-		if (test_now_ns() > end)
-			return false;
-		test_sleep_us(100);
-	}
-	return true;
-}
-
 /* Registered threads sleep offline (QSBR). */
 static void sleep_ms(long ms)
 {
@@ -166,7 +155,7 @@ static bool holder_start(pthread_t *t)
 {
 	atomic_store(&holder.in, 0);
 	atomic_store(&holder.release, 0);
-	return pthread_create(t, NULL, holder_main, NULL) == 0 && wait_flag(&holder.in, LIVENESS_MS);
+	return pthread_create(t, NULL, holder_main, NULL) == 0 && test_wait_flag(&holder.in, LIVENESS_MS);
 }
 
 static void holder_stop(pthread_t t)

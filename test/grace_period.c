@@ -102,17 +102,6 @@ static void reader_barrier_wait(struct spin_barrier *b)
 }
 
 /* Poll *flag until it is set or limit_ms passes; sleeps between polls. */
-static bool wait_flag(_Atomic int *flag, long limit_ms)
-{
-	uint64_t end = test_now_ns() + (uint64_t)limit_ms * 1000000u;
-	while (!atomic_load_explicit(flag, memory_order_acquire)) {
-		if (test_now_ns() > end)
-			return false;
-		test_sleep_us(200);
-	}
-	return true;
-}
-
 /* synchronize_rcu() in a thread of its own (unregistered), so the test can watch it. */
 struct async_sync {
 	pthread_t thread;
@@ -134,7 +123,7 @@ static void async_sync_start(struct async_sync *s)
 	atomic_init(&s->calling, 0);
 	atomic_init(&s->returned, 0);
 	cr_assert_eq(pthread_create(&s->thread, NULL, async_sync_main, s), 0);
-	cr_assert(wait_flag(&s->calling, LIVENESS_MS));
+	cr_assert(test_wait_flag(&s->calling, LIVENESS_MS));
 	test_sleep_us(100 * 1000); /* let it get inside synchronize_rcu() and start its grace period */
 }
 
@@ -514,7 +503,7 @@ static void *owr_new_reader(void *arg)
 	atomic_store(&owr.new_in, 1);
 	int ongoing = rcu_read_ongoing();
 	/* Stay inside until synchronize_rcu() returns (bounded: a hang is reported, not suffered). */
-	bool returned = wait_flag(&owr.sync->returned, LIVENESS_MS);
+	bool returned = test_wait_flag(&owr.sync->returned, LIVENESS_MS);
 	ongoing = ongoing && rcu_read_ongoing();
 	atomic_store(&owr.new_saw_return, returned);
 	atomic_store(&owr.new_was_ongoing, ongoing);
@@ -531,17 +520,17 @@ Test(grace_period, updaters_wait_only_for_old_readers, .timeout = 60)
 	owr.sync = &s;
 	pthread_t old_r, new_r;
 	cr_assert_eq(pthread_create(&old_r, NULL, owr_old_reader, NULL), 0);
-	cr_assert(wait_flag(&owr.old_in, LIVENESS_MS));
+	cr_assert(test_wait_flag(&owr.old_in, LIVENESS_MS));
 	async_sync_start(&s); /* its grace period now waits for the old reader */
 	cr_assert(!atomic_load(&s.returned), "synchronize_rcu() returned while an old reader was inside");
 	cr_assert_eq(pthread_create(&new_r, NULL, owr_new_reader, NULL), 0);
-	cr_assert(wait_flag(&owr.new_in, LIVENESS_MS));
+	cr_assert(test_wait_flag(&owr.new_in, LIVENESS_MS));
 	test_sleep_us(20 * 1000);
 	cr_assert(!atomic_load(&s.returned), "synchronize_rcu() returned while an old reader was inside");
 	atomic_store(&owr.old_release, 1);
 	pthread_join(old_r, NULL);
 	/* The new reader now waits, inside its section, for synchronize_rcu() to return. */
-	cr_assert(wait_flag(&owr.new_done, 2 * LIVENESS_MS));
+	cr_assert(test_wait_flag(&owr.new_done, 2 * LIVENESS_MS));
 	pthread_join(new_r, NULL);
 	pthread_join(s.thread, NULL);
 	cr_assert(atomic_load(&owr.new_was_ongoing), "rcu_read_ongoing() was false inside the section");
@@ -614,8 +603,8 @@ Test(grace_period, nested_sections_are_one_section, .timeout = 60)
 	cr_assert(!atomic_load(&late.returned),
 		"synchronize_rcu() begun inside the outer section returned before the outer unlock");
 	atomic_store(&nest.step, 3);
-	cr_assert(wait_flag(&early.returned, LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
-	cr_assert(wait_flag(&late.returned, LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
+	cr_assert(test_wait_flag(&early.returned, LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
+	cr_assert(test_wait_flag(&late.returned, LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
 	pthread_join(r, NULL);
 	pthread_join(early.thread, NULL);
 	pthread_join(late.thread, NULL);

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,18 @@ static inline void test_sleep_us(long us)
 	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+/* Wait until *flag is set, sleeping between looks; false after limit_ms (a liveness bound, not a timing check). */
+static inline bool test_wait_flag(_Atomic int *flag, long limit_ms)
+{
+	uint64_t end = test_now_ns() + (uint64_t)limit_ms * 1000000u;
+	while (!atomic_load_explicit(flag, memory_order_acquire)) {
+		if (test_now_ns() > end)
+			return false;
+		test_sleep_us(100);
+	}
+	return true;
 }
 
 /* A cheap per-thread pseudo-random generator (xorshift64*), seeded per thread. */

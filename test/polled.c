@@ -17,17 +17,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static bool wait_flag(_Atomic int *flag, long limit_ms)
-{
-	uint64_t end = test_now_ns() + (uint64_t)limit_ms * 1000000u;
-	while (!atomic_load_explicit(flag, memory_order_acquire)) {
-		if (test_now_ns() > end)
-			return false;
-		test_sleep_us(200);
-	}
-	return true;
-}
-
 /* A reader that holds one section until released (QSBR: online, not reporting). */
 static struct {
 	_Atomic int in, release, out;
@@ -54,7 +43,7 @@ static void holder_start(pthread_t *t)
 	atomic_store(&holder.release, 0);
 	atomic_store(&holder.out, 0);
 	cr_assert_eq(pthread_create(t, NULL, holder_main, NULL), 0);
-	cr_assert(wait_flag(&holder.in, LIVENESS_MS));
+	cr_assert(test_wait_flag(&holder.in, LIVENESS_MS));
 }
 
 static void holder_stop(pthread_t t)
@@ -119,7 +108,7 @@ Test(polled, cookie_waits_for_pre_existing_reader, .timeout = 60)
 	cr_assert(!poll_state_synchronize_rcu(c2), "a start_poll cookie passed while a pre-existing reader was inside");
 	cr_assert(!atomic_load(&cond_async.returned));
 	holder_stop(h);
-	cr_assert(wait_flag(&cond_async.returned, LIVENESS_MS), "synchronize_rcu() hung after the reader left");
+	cr_assert(test_wait_flag(&cond_async.returned, LIVENESS_MS), "synchronize_rcu() hung after the reader left");
 	pthread_join(s, NULL);
 	/* That synchronize_rcu() began after both cookies were taken. */
 	cr_assert(poll_state_synchronize_rcu(c1), "a synchronize_rcu() begun after the cookie returned, the cookie has not passed");
@@ -315,7 +304,7 @@ Test(polled, cond_synchronize_waits_for_pre_existing_reader, .timeout = 60)
 	cr_assert(!atomic_load(&cond_async.returned),
 		"cond_synchronize_rcu() returned while a reader that predates its cookie was inside");
 	holder_stop(h);
-	cr_assert(wait_flag(&cond_async.returned, LIVENESS_MS), "cond_synchronize_rcu() hung after the reader left");
+	cr_assert(test_wait_flag(&cond_async.returned, LIVENESS_MS), "cond_synchronize_rcu() hung after the reader left");
 	pthread_join(t, NULL);
 	cr_assert(poll_state_synchronize_rcu(cond_async.cookie));
 }
