@@ -1728,11 +1728,15 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 	struct rcu__state *gp = RCU__STATE;
 	struct rcu__reader *self = rcu__self();
 	atomic_store_explicit(&gp->atfork_state, 2, memory_order_relaxed); /* we are its handler */
-	/* Threads other than this one are gone: so are their locks, sections and the worker. */
+	/*
+	 * Threads other than this one are gone: so are their locks, sections and the worker. The
+	 * two locks prepare_fork took are this thread's, and it releases them as the parent does;
+	 * the two it did not take may have died with their holders, and start afresh.
+	 */
+	pthread_mutex_unlock(&gp->word_lock);
+	pthread_mutex_unlock(&gp->registry_lock);
 	pthread_mutex_init(&gp->gp_lock, NULL);
 	pthread_mutex_init(&gp->cb_consumer, NULL);
-	pthread_mutex_init(&gp->registry_lock, NULL);
-	pthread_mutex_init(&gp->word_lock, NULL);
 	pthread_cond_init(&gp->word_cond, NULL);
 	/* Mend the links that threads caught between swap and link never stored (C1, C2). */
 	for (struct rcu__reader *r = gp->readers; r; r = r->next)

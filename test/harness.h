@@ -11,7 +11,11 @@
 #ifndef RCU_TEST_HARNESS_H
 #define RCU_TEST_HARNESS_H
 
+#if defined(RCU_TEST_OWN_RUNNER)
+#include "runner.h" /* the TSan build: Criterion cannot start under TSan */
+#else
 #include <criterion/criterion.h>
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,6 +37,19 @@
 #define TEST_FLAVOUR "bp"
 #else
 #define TEST_FLAVOUR "memb"
+#endif
+
+/* Which sanitizer the program is built with (gcc defines __SANITIZE_*__, clang has __has_feature). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__SANITIZE_THREAD__)
+#define TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#elif __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
 #endif
 
 /* Rounds for the racy tests: RCU_TEST_SCALE (default 1) multiplies them for long runs. */

@@ -81,7 +81,7 @@ static void *exit_registered(void *arg)
  * thread then finds a reader "inside a section of grace period 1" (or a wild link) instead of the
  * zero that freed-but-cached stacks happen to hold, and hangs or crashes rather than passing by luck.
  */
-#define OWNED_STACK (512 * 1024)
+#define OWNED_STACK (2 * 1024 * 1024) /* TSan needs about 1 MiB of it for its thread-local state */
 
 static void *owned_stacks[8] __attribute__((used));
 static int owned_stacks_kept;
