@@ -7,8 +7,9 @@
  * RCU_TEST_OWN_RUNNER is defined; test/meson.build defines it under -Db_sanitize=thread).
  *
  * What it keeps of Criterion's behaviour, because the tests rely on it:
- * - every test runs in a child process of its own (fork() from a parent that never touches RCU),
- *   so each starts with fresh RCU state, and a crash or a hang fails that test only;
+ * - every test runs in a child process of its own, forked from a parent that has done nothing
+ *   with RCU but its load-time set-up, so each starts with fresh RCU state, and a crash or a
+ *   hang fails that test only;
  * - a failed cr_assert* ends the test, from whichever thread it fails in; a failed cr_expect*
  *   marks the test failed and lets it go on; cr_skip_test() ends it as skipped;
  * - Test(suite, name, .timeout = s): a test still running after s seconds (times
