@@ -851,7 +851,7 @@ static void *share_relay_reader(void *arg)
 			test_sleep_us(50); /* inside the section: fine, it only holds grace periods */
 			continue;
 		}
-		test_sleep_us(300);
+		test_sleep_us(2000); /* long against scheduling delays, so callers pile up even under load */
 		rcu_read_unlock();
 		rcu_quiescent_state();
 		rcu_read_lock();
