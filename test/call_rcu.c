@@ -14,7 +14,7 @@
  * Criterion runs every test in a process of its own, so the process-wide counters of
  * rcu_get_stats() (callbacks_pending_max above all) start from zero in each test; the tests that
  * rely on that assert it first. Worker threads never assert: they count what they saw, and the
- * test thread asserts on the counts. "Must return" checks are liveness bounds (LIVENESS_MS or the
+ * test thread asserts on the counts. "Must return" checks are liveness bounds (TEST_LIVENESS_MS or the
  * test's .timeout), never timings.
  */
 #include <stddef.h>
@@ -28,7 +28,6 @@ static void test_free(void *p);
 #include <stdbool.h>
 #include <sys/syscall.h>
 
-#define LIVENESS_MS 10000
 #define HW RCU_CALLBACK_HIGH_WATER
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -55,58 +54,6 @@ static struct rcu_stats stats_now(void)
 	struct rcu_stats st;
 	rcu_get_stats(&st);
 	return st;
-}
-
-/* A reader that holds one section until released (QSBR: online, not reporting). */
-static struct {
-	_Atomic int in, release;
-} holder;
-
-static void *holder_main(void *arg)
-{
-	(void)arg;
-	rcu_register_thread();
-	rcu_read_lock();
-	atomic_store(&holder.in, 1);
-	while (!atomic_load(&holder.release))
-		test_sleep_us(200);
-	rcu_read_unlock();
-	rcu_quiescent_state();
-	rcu_unregister_thread();
-	return NULL;
-}
-
-static void holder_start(pthread_t *t)
-{
-	atomic_store(&holder.in, 0);
-	atomic_store(&holder.release, 0);
-	cr_assert_eq(pthread_create(t, NULL, holder_main, NULL), 0);
-	cr_assert(test_wait_flag(&holder.in, LIVENESS_MS));
-}
-
-static void holder_stop(pthread_t t)
-{
-	atomic_store(&holder.release, 1);
-	pthread_join(t, NULL);
-}
-
-/* Readers that keep entering and leaving short sections (QSBR: reporting in between). */
-static _Atomic int busy_stop;
-
-static void *busy_reader(void *arg)
-{
-	uint64_t seed = (uintptr_t)arg;
-	rcu_register_thread();
-	while (!atomic_load_explicit(&busy_stop, memory_order_relaxed)) {
-		rcu_read_lock();
-		test_widen(&seed, 300);
-		rcu_read_unlock();
-		rcu_quiescent_state();
-		if (test_rand(&seed) % 8 == 0)
-			sched_yield();
-	}
-	rcu_unregister_thread();
-	return NULL;
 }
 
 /* A callback object with a number and the number of the thread that queued it. */
@@ -208,12 +155,12 @@ static void *pre_reader(void *arg)
 	rcu_register_thread();
 	for (long r = 1; r <= pre.rounds; r++) {
 		test_block_begin();
-		wait_value(&pre.round, r, LIVENESS_MS);
+		wait_value(&pre.round, r, TEST_LIVENESS_MS);
 		test_block_end();
 		rcu_read_lock();
 		atomic_store_explicit(&pre.entered, r, memory_order_release);
 		/* Inside: wait for the call_rcu() of this round (the updater waits for no grace period). */
-		wait_value(&pre.queued, r, LIVENESS_MS);
+		wait_value(&pre.queued, r, TEST_LIVENESS_MS);
 		bool seen = false;
 		uint64_t end = test_now_ns() + test_rand(&seed) % 1000000u;
 		do {
@@ -241,13 +188,13 @@ Test(call_rcu, callback_waits_for_pre_existing_reader, .timeout = 60)
 	cr_assert_eq(pthread_create(&t, NULL, pre_reader, (void *)(uintptr_t)0x5eed), 0);
 	for (long r = 1; r <= pre.rounds && !hung; r++) {
 		atomic_store_explicit(&pre.round, r, memory_order_release);
-		if (!wait_value(&pre.entered, r, LIVENESS_MS)) {
+		if (!wait_value(&pre.entered, r, TEST_LIVENESS_MS)) {
 			hung++;
 			break;
 		}
 		call_rcu(&pre.head, pre_cb);
 		atomic_store_explicit(&pre.queued, r, memory_order_release);
-		if (!wait_value(&pre.left, r, LIVENESS_MS)) {
+		if (!wait_value(&pre.left, r, TEST_LIVENESS_MS)) {
 			hung++;
 			break;
 		}
@@ -388,15 +335,15 @@ Test(call_rcu, barrier_covers_callbacks_queued_before_it, .timeout = 60)
 	/* Part 1: callbacks held back by a reader. */
 	held.objs = objs_alloc(HELD_CBS);
 	pthread_t h, p, b;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	cr_assert_eq(pthread_create(&p, NULL, held_producer, NULL), 0);
 	pthread_join(p, NULL);
 	cr_assert_eq(pthread_create(&b, NULL, held_barrier, NULL), 0);
-	cr_assert(test_wait_flag(&held.calling, LIVENESS_MS));
+	cr_assert(test_wait_flag(&held.calling, TEST_LIVENESS_MS));
 	test_sleep_us(30 * 1000);
 	bool early = atomic_load(&held.returned);
 	long ran = HELD_CBS - not_once(0, HELD_CBS, NULL);
-	holder_stop(h);
+	test_holder_stop(h);
 	pthread_join(b, NULL);
 	cr_assert(!early, "rcu_barrier() returned while its callbacks waited for a reader's section");
 	cr_assert_eq(ran, 0, "%ld callbacks ran while a reader that entered before they were queued was inside", ran);
@@ -409,8 +356,8 @@ Test(call_rcu, barrier_covers_callbacks_queued_before_it, .timeout = 60)
 	stream.n = test_rounds(200000);
 	stream.objs = objs_alloc(stream.n);
 	pthread_t r;
-	atomic_store(&busy_stop, 0);
-	cr_assert_eq(pthread_create(&r, NULL, busy_reader, (void *)(uintptr_t)77), 0);
+	atomic_store(&test_busy_stop, 0);
+	cr_assert_eq(pthread_create(&r, NULL, test_busy_reader, (void *)(uintptr_t)77), 0);
 	cr_assert_eq(pthread_create(&p, NULL, stream_producer, (void *)(uintptr_t)99), 0);
 	long checked = 0, barriers = 0, bad = 0, first = -1;
 	for (;;) {
@@ -423,7 +370,7 @@ Test(call_rcu, barrier_covers_callbacks_queued_before_it, .timeout = 60)
 			break;
 	}
 	pthread_join(p, NULL);
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	pthread_join(r, NULL);
 	cr_log_info("%s: %ld barriers while %ld callbacks were queued", TEST_FLAVOUR, barriers, stream.n);
 	cr_assert_eq(bad, 0, "%ld callbacks queued before an rcu_barrier() had not run once when it returned (first #%ld)",
@@ -481,8 +428,8 @@ static void sync_cb(struct rcu_head *h)
 Test(call_rcu, callbacks_queue_callbacks, .timeout = 60)
 {
 	pthread_t r;
-	atomic_store(&busy_stop, 0);
-	cr_assert_eq(pthread_create(&r, NULL, busy_reader, (void *)(uintptr_t)5), 0);
+	atomic_store(&test_busy_stop, 0);
+	cr_assert_eq(pthread_create(&r, NULL, test_busy_reader, (void *)(uintptr_t)5), 0);
 
 	chain.depth = test_rounds(1000);
 	call_rcu(&chain.head, chain_cb);
@@ -525,7 +472,7 @@ Test(call_rcu, callbacks_queue_callbacks, .timeout = 60)
 	rcu_barrier();
 	cr_assert_eq(atomic_load(&sync_cb_done), 42, "a callback that calls synchronize_rcu() and reads did not finish");
 
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	pthread_join(r, NULL);
 }
 
@@ -704,7 +651,7 @@ Test(call_rcu, rcu_free_frees_each_object_once_after_a_grace_period, .timeout = 
 
 	/* A few while a reader holds its section: nothing may be freed until it leaves. */
 	pthread_t h;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	for (long i = 0; i < FREE_HELD; i++) {
 		rcu_free((struct free_a *)free_ptrs[i], rcu);
 		rcu_free((struct free_b *)free_ptrs[FREE_EACH + i], rcu);
@@ -712,7 +659,7 @@ Test(call_rcu, rcu_free_frees_each_object_once_after_a_grace_period, .timeout = 
 	}
 	test_sleep_us(20 * 1000);
 	long early = freed_count();
-	holder_stop(h);
+	test_holder_stop(h);
 	rcu_barrier();
 	long after_held = freed_count();
 
@@ -809,7 +756,7 @@ static void *bound_producer(void *arg)
 	rcu_register_thread();
 	if (bound.offline)
 		rcu_thread_offline();
-	uint64_t start = test_now_ns(), min_ns = bound.run_ns, max_ns = (uint64_t)LIVENESS_MS * 1000000u;
+	uint64_t start = test_now_ns(), min_ns = bound.run_ns, max_ns = (uint64_t)TEST_LIVENESS_MS * 1000000u;
 	long n = 0;
 	for (;;) {
 		for (int k = 0; k < 256; k++) {
@@ -899,12 +846,12 @@ Test(call_rcu, stats_are_consistent, .timeout = 60)
 	cr_assert_eq(s0.callbacks_queued, 0, "this test needs a process of its own (Criterion's default)");
 	cr_assert_eq(s0.callbacks_pending, 0);
 	pthread_t h;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	for (long i = 0; i < STATS_CBS; i++)
 		call_rcu(&objs[i].head, count_cb);
 	test_sleep_us(10 * 1000);
 	struct rcu_stats s1 = stats_now();
-	holder_stop(h);
+	test_holder_stop(h);
 	rcu_barrier();
 	struct rcu_stats s2 = stats_now();
 	rcu_barrier(); /* nothing queued: changes no callback counter */
@@ -945,8 +892,8 @@ Test(call_rcu, one_grace_period_per_batch, .timeout = 60)
 	const long n = 100000;
 	struct cb_obj *objs = objs_alloc(n);
 	pthread_t r;
-	atomic_store(&busy_stop, 0);
-	cr_assert_eq(pthread_create(&r, NULL, busy_reader, (void *)(uintptr_t)11), 0);
+	atomic_store(&test_busy_stop, 0);
+	cr_assert_eq(pthread_create(&r, NULL, test_busy_reader, (void *)(uintptr_t)11), 0);
 	struct rcu_stats s0 = stats_now();
 	uint64_t t0 = test_now_ns();
 	for (long i = 0; i < n; i++)
@@ -966,15 +913,15 @@ Test(call_rcu, one_grace_period_per_batch, .timeout = 60)
 	for (long i = 0; i < HELD_BATCH; i++)
 		atomic_store(&counts[i], 0);
 	pthread_t h;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	struct rcu_stats s2 = stats_now();
 	for (long i = 0; i < HELD_BATCH; i++)
 		call_rcu(&objs[i].head, count_cb);
 	test_sleep_us(10 * 1000);
-	holder_stop(h);
+	test_holder_stop(h);
 	rcu_barrier();
 	struct rcu_stats s3 = stats_now();
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	pthread_join(r, NULL);
 	uint64_t held_gps = s3.grace_periods - s2.grace_periods;
 	cr_log_info("%s: %d callbacks queued while a reader held the worker's grace period: %llu grace periods",

@@ -19,7 +19,6 @@
 #include <stdbool.h>
 #include <sys/syscall.h>
 
-#define LIVENESS_MS 10000
 #ifndef CHILD_ALARM_S
 #define CHILD_ALARM_S 20
 #endif
@@ -144,62 +143,6 @@ static int count_tasks(const char *name, int *named)
 
 /* ---- threads ------------------------------------------------------------------------------- */
 
-/* A reader that holds one section until released (QSBR: online, not reporting). */
-static struct {
-	_Atomic int in, release;
-} holder;
-
-static void *holder_main(void *arg)
-{
-	(void)arg;
-	rcu_register_thread();
-	rcu_read_lock();
-	atomic_store(&holder.in, 1);
-	while (!atomic_load(&holder.release))
-		test_sleep_us(200);
-	rcu_read_unlock();
-	rcu_quiescent_state();
-	rcu_unregister_thread();
-	return NULL;
-}
-
-static bool holder_start(pthread_t *t)
-{
-	atomic_store(&holder.in, 0);
-	atomic_store(&holder.release, 0);
-	return pthread_create(t, NULL, holder_main, NULL) == 0 && test_wait_flag(&holder.in, LIVENESS_MS);
-}
-
-static void holder_stop(pthread_t t)
-{
-	atomic_store(&holder.release, 1);
-	test_block_begin();
-	pthread_join(t, NULL);
-	test_block_end();
-}
-
-/* Readers in short sections (QSBR: reporting in between) until told to stop. */
-static _Atomic int busy_stop;
-static _Atomic int busy_started; /* a fork during a thread's start can leave ASan's allocator
-				     locked in the child (gcc 12): forks wait for it */
-
-static void *busy_reader(void *arg)
-{
-	uint64_t seed = (uintptr_t)arg;
-	rcu_register_thread();
-	atomic_fetch_add(&busy_started, 1);
-	while (!atomic_load_explicit(&busy_stop, memory_order_relaxed)) {
-		rcu_read_lock();
-		test_widen(&seed, 300);
-		rcu_read_unlock();
-		rcu_quiescent_state();
-		if (test_rand(&seed) % 8 == 0)
-			sched_yield();
-	}
-	rcu_unregister_thread();
-	return NULL;
-}
-
 /* ---- counted callbacks ------------------------------------------------------------------------ */
 
 struct obj {
@@ -316,13 +259,13 @@ static void gp_probe_cb(struct rcu_head *h)
 static int child_gp_check(void)
 {
 	pthread_t h;
-	if (!holder_start(&h))
+	if (!test_holder_start(&h))
 		return E_FORK;
 	atomic_store(&gp_probe.ran, 0);
 	call_rcu(&gp_probe.head, gp_probe_cb);
 	sleep_ms(20);
 	int early = atomic_load(&gp_probe.ran);
-	holder_stop(h);
+	test_holder_stop(h);
 	rcu_barrier();
 	if (early)
 		return E_GP_EARLY;
@@ -390,7 +333,7 @@ static int child_main(void)
 
 	/* Fork again, from a thread of the child, with callbacks of the child pending. */
 	pthread_t h, f;
-	if (!holder_start(&h))
+	if (!test_holder_start(&h))
 		return E_FORK;
 	for (long i = N1 + N2; i < N1 + N2 + N3 / 2; i++)
 		call_rcu(&objs[i].head, count_cb);
@@ -404,7 +347,7 @@ static int child_main(void)
 	test_block_begin();
 	pthread_join(f, NULL);
 	test_block_end();
-	holder_stop(h);
+	test_holder_stop(h);
 	rcu_barrier();
 	if (gcode)
 		return gcode;
@@ -419,13 +362,15 @@ Test(fork, pending_callbacks_run_in_parent_child_and_grandchild, .timeout = 60)
 	objs_alloc(N1 + N2 + N3);
 	rcu_register_thread();
 	pthread_t r[2], h;
-	atomic_store(&busy_stop, 0);
+	atomic_store(&test_busy_stop, 0);
 	for (long i = 0; i < 2; i++)
-		cr_assert_eq(pthread_create(&r[i], NULL, busy_reader, (void *)(uintptr_t)(i + 1)), 0);
+		cr_assert_eq(pthread_create(&r[i], NULL, test_busy_reader, (void *)(uintptr_t)(i + 1)), 0);
 	rcu_barrier(); /* the worker has started */
-	while (atomic_load(&busy_started) < 2)
+	/* and so have the readers: a fork during a thread's start can leave ASan's allocator locked
+	 * in the child (gcc 12) */
+	while (atomic_load(&test_busy_started) < 2)
 		sched_yield();
-	cr_assert(holder_start(&h));
+	cr_assert(test_holder_start(&h));
 	for (long i = 0; i < N1; i++)
 		call_rcu(&objs[i].head, count_cb);
 	sleep_ms(20); /* the worker takes these as its batch and waits for the holder */
@@ -440,12 +385,12 @@ Test(fork, pending_callbacks_run_in_parent_child_and_grandchild, .timeout = 60)
 	if (pid == 0)
 		_exit(child_main());
 
-	holder_stop(h);
+	test_holder_stop(h);
 	rcu_barrier();
 	int c = check_counts(0, N1 + N2, 1);
 	int o = check_order(0, N1 + N2);
 	int s = check_stats();
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	test_block_begin();
 	for (int i = 0; i < 2; i++)
 		pthread_join(r[i], NULL);
@@ -530,14 +475,14 @@ Test(fork, fork_while_callbacks_are_queued_and_invoked, .timeout = 60)
 	 * test); a fork during a thread's start can also leave ASan's allocator locked in the child. */
 	rcu_barrier();
 	pthread_t p[STORM_PRODUCERS], r;
-	atomic_store(&busy_stop, 0);
-	cr_assert_eq(pthread_create(&r, NULL, busy_reader, (void *)(uintptr_t)9), 0);
+	atomic_store(&test_busy_stop, 0);
+	cr_assert_eq(pthread_create(&r, NULL, test_busy_reader, (void *)(uintptr_t)9), 0);
 	for (long i = 0; i < STORM_PRODUCERS; i++)
 		cr_assert_eq(pthread_create(&p[i], NULL, storm_producer, (void *)(uintptr_t)i), 0);
 	for (int i = 0; i < STORM_PRODUCERS; i++)
 		while (atomic_load(&storm.done[i]) < 100)
 			sched_yield();
-	while (atomic_load(&busy_started) < 1)
+	while (atomic_load(&test_busy_started) < 1)
 		sched_yield();
 	long rounds = test_rounds(20), failed = 0;
 	char first[200] = "";
@@ -556,7 +501,7 @@ Test(fork, fork_while_callbacks_are_queued_and_invoked, .timeout = 60)
 	atomic_store(&storm.stop, 1);
 	for (int i = 0; i < STORM_PRODUCERS; i++)
 		pthread_join(p[i], NULL);
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	pthread_join(r, NULL);
 	rcu_barrier();
 	long queued = 0, bad = 0;
@@ -685,7 +630,7 @@ static void lost_run(bool registered)
 		atomic_store(&frz.thaw, 0);
 		long f0 = atomic_load(&frz.freezes);
 		cr_assert_eq(pthread_kill(a, SIGUSR1), 0);
-		uint64_t deadline = test_now_ns() + (uint64_t)LIVENESS_MS * 1000000u;
+		uint64_t deadline = test_now_ns() + (uint64_t)TEST_LIVENESS_MS * 1000000u;
 		while (atomic_load(&frz.freezes) == f0 && test_now_ns() < deadline)
 			sched_yield();
 		cr_assert_neq(atomic_load(&frz.freezes), f0, "the producer never took its signal");

@@ -20,7 +20,6 @@
 #include <stdbool.h>
 
 /* Liveness bound for "this must eventually return": generous, it only catches a hang. */
-#define LIVENESS_MS 10000
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -99,32 +98,6 @@ static void reader_barrier_wait(struct spin_barrier *b)
 	test_block_begin();
 	spin_barrier_wait(b);
 	test_block_end();
-}
-
-/* Poll *flag until it is set or limit_ms passes; sleeps between polls. */
-/* synchronize_rcu() in a thread of its own (unregistered), so the test can watch it. */
-struct async_sync {
-	pthread_t thread;
-	_Atomic int calling; /* set just before synchronize_rcu() */
-	_Atomic int returned;
-};
-
-static void *async_sync_main(void *arg)
-{
-	struct async_sync *s = arg;
-	atomic_store_explicit(&s->calling, 1, memory_order_release);
-	synchronize_rcu();
-	atomic_store_explicit(&s->returned, 1, memory_order_release);
-	return NULL;
-}
-
-static void async_sync_start(struct async_sync *s)
-{
-	atomic_init(&s->calling, 0);
-	atomic_init(&s->returned, 0);
-	cr_assert_eq(pthread_create(&s->thread, NULL, async_sync_main, s), 0);
-	cr_assert(test_wait_flag(&s->calling, LIVENESS_MS));
-	test_sleep_us(100 * 1000); /* let it get inside synchronize_rcu() and start its grace period */
 }
 
 /* ---- the reference's first example ----------------------------------------------------------
@@ -475,7 +448,7 @@ Test(grace_period, two_grace_periods_partition_readers, .timeout = 100)
 static struct {
 	_Atomic int old_in, old_release;
 	_Atomic int new_in, new_done;
-	struct async_sync *sync;
+	struct test_async_sync *sync;
 	_Atomic int new_saw_return;   /* synchronize_rcu() returned while the new reader was inside */
 	_Atomic int new_was_ongoing;  /* rcu_read_ongoing() was true throughout the wait */
 } owr;
@@ -503,7 +476,7 @@ static void *owr_new_reader(void *arg)
 	atomic_store(&owr.new_in, 1);
 	int ongoing = rcu_read_ongoing();
 	/* Stay inside until synchronize_rcu() returns (bounded: a hang is reported, not suffered). */
-	bool returned = test_wait_flag(&owr.sync->returned, LIVENESS_MS);
+	bool returned = test_wait_flag(&owr.sync->returned, TEST_LIVENESS_MS);
 	ongoing = ongoing && rcu_read_ongoing();
 	atomic_store(&owr.new_saw_return, returned);
 	atomic_store(&owr.new_was_ongoing, ongoing);
@@ -516,27 +489,27 @@ static void *owr_new_reader(void *arg)
 
 Test(grace_period, updaters_wait_only_for_old_readers, .timeout = 60)
 {
-	struct async_sync s;
+	struct test_async_sync s;
 	owr.sync = &s;
 	pthread_t old_r, new_r;
 	cr_assert_eq(pthread_create(&old_r, NULL, owr_old_reader, NULL), 0);
-	cr_assert(test_wait_flag(&owr.old_in, LIVENESS_MS));
-	async_sync_start(&s); /* its grace period now waits for the old reader */
+	cr_assert(test_wait_flag(&owr.old_in, TEST_LIVENESS_MS));
+	test_async_sync_start(&s, 100 * 1000); /* its grace period now waits for the old reader */
 	cr_assert(!atomic_load(&s.returned), "synchronize_rcu() returned while an old reader was inside");
 	cr_assert_eq(pthread_create(&new_r, NULL, owr_new_reader, NULL), 0);
-	cr_assert(test_wait_flag(&owr.new_in, LIVENESS_MS));
+	cr_assert(test_wait_flag(&owr.new_in, TEST_LIVENESS_MS));
 	test_sleep_us(20 * 1000);
 	cr_assert(!atomic_load(&s.returned), "synchronize_rcu() returned while an old reader was inside");
 	atomic_store(&owr.old_release, 1);
 	pthread_join(old_r, NULL);
 	/* The new reader now waits, inside its section, for synchronize_rcu() to return. */
-	cr_assert(test_wait_flag(&owr.new_done, 2 * LIVENESS_MS));
+	cr_assert(test_wait_flag(&owr.new_done, 2 * TEST_LIVENESS_MS));
 	pthread_join(new_r, NULL);
 	pthread_join(s.thread, NULL);
 	cr_assert(atomic_load(&owr.new_was_ongoing), "rcu_read_ongoing() was false inside the section");
 	cr_assert(atomic_load(&owr.new_saw_return),
 		"synchronize_rcu() did not return within %d ms while only a reader that began during its "
-		"grace period was inside: it waits for new readers", LIVENESS_MS);
+		"grace period was inside: it waits for new readers", TEST_LIVENESS_MS);
 }
 
 /* ---- nesting: a nest is one section -------------------------------------------------------------
@@ -578,7 +551,7 @@ static void *nest_reader(void *arg)
 
 static void nest_wait_reached(int want)
 {
-	uint64_t end = test_now_ns() + (uint64_t)LIVENESS_MS * 1000000u;
+	uint64_t end = test_now_ns() + (uint64_t)TEST_LIVENESS_MS * 1000000u;
 	while (atomic_load(&nest.reached) < want) {
 		cr_assert(test_now_ns() < end, "reader did not reach step %d", want);
 		test_sleep_us(200);
@@ -588,13 +561,13 @@ static void nest_wait_reached(int want)
 Test(grace_period, nested_sections_are_one_section, .timeout = 60)
 {
 	pthread_t r;
-	struct async_sync early, late;
+	struct test_async_sync early, late;
 	cr_assert_eq(pthread_create(&r, NULL, nest_reader, NULL), 0);
 	nest_wait_reached(1);
-	async_sync_start(&early); /* starts while both levels are held */
+	test_async_sync_start(&early, 100 * 1000); /* starts while both levels are held */
 	atomic_store(&nest.step, 1);
 	nest_wait_reached(2);     /* inner unlocked, outer held */
-	async_sync_start(&late);  /* starts after the inner unlock */
+	test_async_sync_start(&late, 100 * 1000);  /* starts after the inner unlock */
 	atomic_store(&nest.step, 2);
 	nest_wait_reached(3);     /* another inner lock/unlock pair */
 	test_sleep_us(50 * 1000);
@@ -603,8 +576,8 @@ Test(grace_period, nested_sections_are_one_section, .timeout = 60)
 	cr_assert(!atomic_load(&late.returned),
 		"synchronize_rcu() begun inside the outer section returned before the outer unlock");
 	atomic_store(&nest.step, 3);
-	cr_assert(test_wait_flag(&early.returned, LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
-	cr_assert(test_wait_flag(&late.returned, LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
+	cr_assert(test_wait_flag(&early.returned, TEST_LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
+	cr_assert(test_wait_flag(&late.returned, TEST_LIVENESS_MS), "synchronize_rcu() hung after the outer unlock");
 	pthread_join(r, NULL);
 	pthread_join(early.thread, NULL);
 	pthread_join(late.thread, NULL);
@@ -805,7 +778,7 @@ Test(grace_period, overlapping_callers_share_grace_periods, .timeout = 60)
 {
 	pthread_t holder, callers[SHARERS];
 	cr_assert_eq(pthread_create(&holder, NULL, share_holder, NULL), 0);
-	uint64_t end = test_now_ns() + (uint64_t)LIVENESS_MS * 1000000u;
+	uint64_t end = test_now_ns() + (uint64_t)TEST_LIVENESS_MS * 1000000u;
 	while (!atomic_load(&share.hold_in))
 		test_sleep_us(200);
 	struct rcu_stats before, after;

@@ -18,6 +18,7 @@
 #endif
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -118,6 +119,99 @@ static inline void test_block_end(void)
 #if defined(RCU_FLAVOUR_QSBR)
 	rcu_thread_online();
 #endif
+}
+
+/*
+ * A reader that holds one section until released (QSBR: online, not reporting). One per program
+ * at a time. test_holder_start() returns once it is inside (false if it could not start: usable
+ * in fork children, which do not assert); `out` is set after it has unregistered.
+ */
+#define TEST_LIVENESS_MS 10000
+
+static struct {
+	_Atomic int in, release, out;
+} test_holder __attribute__((unused));
+
+static inline void *test_holder_main(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_read_lock();
+	atomic_store(&test_holder.in, 1);
+	while (!atomic_load(&test_holder.release))
+		test_sleep_us(200);
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	rcu_unregister_thread();
+	atomic_store(&test_holder.out, 1);
+	return NULL;
+}
+
+static inline bool test_holder_start(pthread_t *t)
+{
+	atomic_store(&test_holder.in, 0);
+	atomic_store(&test_holder.release, 0);
+	atomic_store(&test_holder.out, 0);
+	return pthread_create(t, NULL, test_holder_main, NULL) == 0 &&
+	       test_wait_flag(&test_holder.in, TEST_LIVENESS_MS);
+}
+
+/* Its exit waits for no grace period, so a registered caller may join it online. */
+static inline void test_holder_stop(pthread_t t)
+{
+	atomic_store(&test_holder.release, 1);
+	pthread_join(t, NULL);
+}
+
+/*
+ * Readers that keep entering and leaving short sections (QSBR: reporting in between) until
+ * test_busy_stop is set; arg is the seed. test_busy_started counts those that have registered.
+ */
+static _Atomic int test_busy_stop __attribute__((unused));
+static _Atomic int test_busy_started __attribute__((unused));
+
+static inline void *test_busy_reader(void *arg)
+{
+	uint64_t seed = (uintptr_t)arg;
+	rcu_register_thread();
+	atomic_fetch_add(&test_busy_started, 1);
+	while (!atomic_load_explicit(&test_busy_stop, memory_order_relaxed)) {
+		rcu_read_lock();
+		test_widen(&seed, 300);
+		rcu_read_unlock();
+		rcu_quiescent_state();
+		if (test_rand(&seed) % 8 == 0)
+			sched_yield();
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* synchronize_rcu() in a thread of its own (unregistered), so that the test can watch it. */
+struct test_async_sync {
+	pthread_t thread;
+	_Atomic int calling; /* set just before synchronize_rcu() */
+	_Atomic int returned;
+};
+
+static inline void *test_async_sync_main(void *arg)
+{
+	struct test_async_sync *s = arg;
+	atomic_store_explicit(&s->calling, 1, memory_order_release);
+	synchronize_rcu();
+	atomic_store_explicit(&s->returned, 1, memory_order_release);
+	return NULL;
+}
+
+/* Start it, wait until it is about to call, then sleep settle_us (to let it start its grace period). */
+static inline void test_async_sync_start(struct test_async_sync *s, long settle_us)
+{
+	atomic_init(&s->calling, 0);
+	atomic_init(&s->returned, 0);
+	cr_assert_eq(pthread_create(&s->thread, NULL, test_async_sync_main, s), 0);
+	cr_assert(test_wait_flag(&s->calling, TEST_LIVENESS_MS));
+	if (settle_us > 0)
+		test_sleep_us(settle_us);
 }
 
 /*

@@ -4,7 +4,7 @@
  * give a cookie; poll_state_synchronize_rcu() says whether a full grace period has passed since;
  * cond_synchronize_rcu() waits only if not.
  *
- * "Must pass" checks are liveness checks with a generous bound (LIVENESS_MS), never timings.
+ * "Must pass" checks are liveness checks with a generous bound (TEST_LIVENESS_MS), never timings.
  * Worker threads never assert: they count what they saw, and the test thread asserts on the counts.
  */
 #include "rcu.h"
@@ -13,63 +13,8 @@
 #include <sched.h>
 #include <stdbool.h>
 
-#define LIVENESS_MS 10000
 
 /* ---- helpers ------------------------------------------------------------------------------ */
-
-/* A reader that holds one section until released (QSBR: online, not reporting). */
-static struct {
-	_Atomic int in, release, out;
-} holder;
-
-static void *holder_main(void *arg)
-{
-	(void)arg;
-	rcu_register_thread();
-	rcu_read_lock();
-	atomic_store(&holder.in, 1);
-	while (!atomic_load(&holder.release))
-		test_sleep_us(200);
-	rcu_read_unlock();
-	rcu_quiescent_state();
-	rcu_unregister_thread();
-	atomic_store(&holder.out, 1);
-	return NULL;
-}
-
-static void holder_start(pthread_t *t)
-{
-	atomic_store(&holder.in, 0);
-	atomic_store(&holder.release, 0);
-	atomic_store(&holder.out, 0);
-	cr_assert_eq(pthread_create(t, NULL, holder_main, NULL), 0);
-	cr_assert(test_wait_flag(&holder.in, LIVENESS_MS));
-}
-
-static void holder_stop(pthread_t t)
-{
-	atomic_store(&holder.release, 1);
-	pthread_join(t, NULL);
-}
-
-/* Readers that keep entering and leaving short sections (QSBR: reporting in between). */
-static _Atomic int busy_stop;
-
-static void *busy_reader(void *arg)
-{
-	uint64_t seed = (uintptr_t)arg;
-	rcu_register_thread();
-	while (!atomic_load_explicit(&busy_stop, memory_order_relaxed)) {
-		rcu_read_lock();
-		test_widen(&seed, 500);
-		rcu_read_unlock();
-		rcu_quiescent_state();
-		if (test_rand(&seed) % 16 == 0)
-			sched_yield();
-	}
-	rcu_unregister_thread();
-	return NULL;
-}
 
 static uint64_t grace_periods(void)
 {
@@ -96,7 +41,7 @@ static void *sync_main(void *arg)
 Test(polled, cookie_waits_for_pre_existing_reader, .timeout = 60)
 {
 	pthread_t h, s;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	uint64_t c1 = get_state_synchronize_rcu();
 	uint64_t c2 = start_poll_synchronize_rcu();
 	cr_assert(!poll_state_synchronize_rcu(c1), "a cookie passed while a pre-existing reader was inside");
@@ -107,8 +52,8 @@ Test(polled, cookie_waits_for_pre_existing_reader, .timeout = 60)
 	cr_assert(!poll_state_synchronize_rcu(c1), "a cookie passed while a pre-existing reader was inside");
 	cr_assert(!poll_state_synchronize_rcu(c2), "a start_poll cookie passed while a pre-existing reader was inside");
 	cr_assert(!atomic_load(&cond_async.returned));
-	holder_stop(h);
-	cr_assert(test_wait_flag(&cond_async.returned, LIVENESS_MS), "synchronize_rcu() hung after the reader left");
+	test_holder_stop(h);
+	cr_assert(test_wait_flag(&cond_async.returned, TEST_LIVENESS_MS), "synchronize_rcu() hung after the reader left");
 	pthread_join(s, NULL);
 	/* That synchronize_rcu() began after both cookies were taken. */
 	cr_assert(poll_state_synchronize_rcu(c1), "a synchronize_rcu() begun after the cookie returned, the cookie has not passed");
@@ -148,7 +93,7 @@ Test(polled, cookie_never_passes_inside_the_section_that_took_it, .timeout = 60)
 		cr_assert_eq(pthread_create(&r[i], NULL, self_checker, (void *)(uintptr_t)(i + 11)), 0);
 	/* Run grace periods until both enough of them and enough checks have happened (bounded). */
 	long rounds = test_rounds(3000), min_checks = test_rounds(2000), i = 0;
-	uint64_t end = test_now_ns() + (uint64_t)LIVENESS_MS * 1000000u;
+	uint64_t end = test_now_ns() + (uint64_t)TEST_LIVENESS_MS * 1000000u;
 	for (; i < rounds || (atomic_load(&self.checks) < min_checks && test_now_ns() < end); i++)
 		synchronize_rcu();
 	rounds = i;
@@ -181,7 +126,7 @@ Test(polled, synchronize_passes_every_earlier_cookie, .timeout = 60)
 	enum { COOKIES = 64 };
 	pthread_t readers[2], bg;
 	for (int i = 0; i < 2; i++)
-		cr_assert_eq(pthread_create(&readers[i], NULL, busy_reader, (void *)(uintptr_t)(i + 3)), 0);
+		cr_assert_eq(pthread_create(&readers[i], NULL, test_busy_reader, (void *)(uintptr_t)(i + 3)), 0);
 	cr_assert_eq(pthread_create(&bg, NULL, bg_synchronizer, (void *)(uintptr_t)77), 0);
 	uint64_t seed = 99;
 	long rounds = test_rounds(300);
@@ -204,7 +149,7 @@ Test(polled, synchronize_passes_every_earlier_cookie, .timeout = 60)
 	}
 	atomic_store(&bg_sync_stop, 1);
 	pthread_join(bg, NULL);
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	for (int i = 0; i < 2; i++)
 		pthread_join(readers[i], NULL);
 	cr_log_info("cookies: %ld rounds, %ld polls already true before the synchronize_rcu()", rounds, passed_early);
@@ -233,33 +178,33 @@ static bool poll_until_passed(uint64_t cookie, long limit_ms)
 Test(polled, start_poll_makes_a_grace_period_happen, .timeout = 60)
 {
 	pthread_t r;
-	cr_assert_eq(pthread_create(&r, NULL, busy_reader, (void *)(uintptr_t)5), 0);
+	cr_assert_eq(pthread_create(&r, NULL, test_busy_reader, (void *)(uintptr_t)5), 0);
 	rcu_register_thread();
 	uint64_t before = grace_periods();
 	for (int i = 0; i < 20; i++) {
 		uint64_t c = start_poll_synchronize_rcu();
-		cr_assert(poll_until_passed(c, LIVENESS_MS),
+		cr_assert(poll_until_passed(c, TEST_LIVENESS_MS),
 			"a start_poll_synchronize_rcu() cookie did not pass within %d ms with nobody calling "
-			"synchronize_rcu()", LIVENESS_MS);
+			"synchronize_rcu()", TEST_LIVENESS_MS);
 	}
 	cr_assert_geq(grace_periods() - before, 1);
 	rcu_unregister_thread();
-	atomic_store(&busy_stop, 1);
+	atomic_store(&test_busy_stop, 1);
 	pthread_join(r, NULL);
 }
 
 Test(polled, start_poll_waits_for_reader_then_passes, .timeout = 60)
 {
 	pthread_t h;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	uint64_t c = start_poll_synchronize_rcu();
 	test_sleep_us(50 * 1000);
 	cr_assert(!poll_state_synchronize_rcu(c), "a start_poll cookie passed while a pre-existing reader was inside");
-	holder_stop(h);
+	test_holder_stop(h);
 	/* Nobody calls synchronize_rcu(); the grace period start_poll asked for must still run. */
-	cr_assert(poll_until_passed(c, LIVENESS_MS),
+	cr_assert(poll_until_passed(c, TEST_LIVENESS_MS),
 		"a start_poll_synchronize_rcu() cookie did not pass within %d ms after the reader left",
-		LIVENESS_MS);
+		TEST_LIVENESS_MS);
 }
 
 /* ---- cond_synchronize_rcu() ----------------------------------------------------------------------- */
@@ -297,14 +242,14 @@ static void *cond_main(void *arg)
 Test(polled, cond_synchronize_waits_for_pre_existing_reader, .timeout = 60)
 {
 	pthread_t h, t;
-	holder_start(&h);
+	cr_assert(test_holder_start(&h));
 	cond_async.cookie = get_state_synchronize_rcu();
 	cr_assert_eq(pthread_create(&t, NULL, cond_main, NULL), 0);
 	test_sleep_us(50 * 1000);
 	cr_assert(!atomic_load(&cond_async.returned),
 		"cond_synchronize_rcu() returned while a reader that predates its cookie was inside");
-	holder_stop(h);
-	cr_assert(test_wait_flag(&cond_async.returned, LIVENESS_MS), "cond_synchronize_rcu() hung after the reader left");
+	test_holder_stop(h);
+	cr_assert(test_wait_flag(&cond_async.returned, TEST_LIVENESS_MS), "cond_synchronize_rcu() hung after the reader left");
 	pthread_join(t, NULL);
 	cr_assert(poll_state_synchronize_rcu(cond_async.cookie));
 }

@@ -5,7 +5,7 @@
  * and leave while grace periods run; rcu_read_ongoing(); BP readers that never register; QSBR's
  * online/offline rules.
  *
- * "Must return" checks are liveness checks with a generous bound (LIVENESS_MS), never timings.
+ * "Must return" checks are liveness checks with a generous bound (TEST_LIVENESS_MS), never timings.
  * Worker threads never assert: they count what they saw, and the test thread asserts on the counts.
  */
 #include "rcu.h"
@@ -14,41 +14,16 @@
 #include <sched.h>
 #include <stdbool.h>
 
-#define LIVENESS_MS 10000
 
 /* ---- helpers ------------------------------------------------------------------------------ */
-
-/* synchronize_rcu() in a thread of its own (unregistered), so the test can watch it. */
-struct async_sync {
-	pthread_t thread;
-	_Atomic int calling;
-	_Atomic int returned;
-};
-
-static void *async_sync_main(void *arg)
-{
-	struct async_sync *s = arg;
-	atomic_store_explicit(&s->calling, 1, memory_order_release);
-	synchronize_rcu();
-	atomic_store_explicit(&s->returned, 1, memory_order_release);
-	return NULL;
-}
-
-static void async_sync_start(struct async_sync *s)
-{
-	atomic_init(&s->calling, 0);
-	atomic_init(&s->returned, 0);
-	cr_assert_eq(pthread_create(&s->thread, NULL, async_sync_main, s), 0);
-	cr_assert(test_wait_flag(&s->calling, LIVENESS_MS));
-}
 
 /* synchronize_rcu() must return (liveness); fails the test with `why` if it does not. */
 static void assert_synchronize_returns(const char *why)
 {
-	struct async_sync s;
-	async_sync_start(&s);
-	cr_assert(test_wait_flag(&s.returned, LIVENESS_MS), "synchronize_rcu() did not return within %d ms: %s",
-		LIVENESS_MS, why);
+	struct test_async_sync s;
+	test_async_sync_start(&s, 0);
+	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS), "synchronize_rcu() did not return within %d ms: %s",
+		TEST_LIVENESS_MS, why);
 	pthread_join(s.thread, NULL);
 }
 
@@ -163,14 +138,14 @@ Test(registration, reregistered_thread_is_waited_for, .timeout = 60)
 {
 	pthread_t t;
 	start_thread(&t, reregister, NULL);
-	cr_assert(test_wait_flag(&rereg.in, LIVENESS_MS));
-	struct async_sync s;
-	async_sync_start(&s);
+	cr_assert(test_wait_flag(&rereg.in, TEST_LIVENESS_MS));
+	struct test_async_sync s;
+	test_async_sync_start(&s, 0);
 	test_sleep_us(50 * 1000);
 	cr_assert(!atomic_load(&s.returned),
 		"synchronize_rcu() returned while a re-registered reader was inside its section");
 	atomic_store(&rereg.release, 1);
-	cr_assert(test_wait_flag(&s.returned, LIVENESS_MS), "synchronize_rcu() hung after the reader left");
+	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS), "synchronize_rcu() hung after the reader left");
 	pthread_join(t, NULL);
 	pthread_join(s.thread, NULL);
 }
@@ -200,7 +175,7 @@ Test(registration, registered_thread_may_synchronize, .timeout = 60)
 {
 	pthread_t t;
 	start_thread(&t, registered_synchronizer, NULL);
-	cr_assert(test_wait_flag(&selfsync.done, LIVENESS_MS),
+	cr_assert(test_wait_flag(&selfsync.done, TEST_LIVENESS_MS),
 		"synchronize_rcu() from a registered thread outside any section did not return");
 	pthread_join(t, NULL);
 #if defined(RCU_FLAVOUR_QSBR)
@@ -345,7 +320,7 @@ Test(registration, many_threads_register_read_and_leave, .timeout = 100)
 			pthread_join(churn[i], NULL);
 	}
 	atomic_store(&many.stop, 1);
-	cr_assert(test_wait_flag(&many.gp_thread_done, LIVENESS_MS),
+	cr_assert(test_wait_flag(&many.gp_thread_done, TEST_LIVENESS_MS),
 		"the grace-period thread's last synchronize_rcu() did not return after every reader left");
 	pthread_join(gp, NULL);
 	pthread_barrier_destroy(&many.wide_barrier);
@@ -429,15 +404,15 @@ Test(registration, bp_unregistered_reader_is_waited_for, .timeout = 60)
 {
 	pthread_t t;
 	start_thread(&t, bp_unregistered_reader, NULL);
-	cr_assert(test_wait_flag(&bp.in, LIVENESS_MS));
+	cr_assert(test_wait_flag(&bp.in, TEST_LIVENESS_MS));
 	cr_assert(atomic_load(&bp.ongoing_inside));
-	struct async_sync s;
-	async_sync_start(&s);
+	struct test_async_sync s;
+	test_async_sync_start(&s, 0);
 	test_sleep_us(50 * 1000);
 	cr_assert(!atomic_load(&s.returned),
 		"synchronize_rcu() returned while a BP reader that never registered was inside");
 	atomic_store(&bp.release, 1);
-	cr_assert(test_wait_flag(&s.returned, LIVENESS_MS), "synchronize_rcu() hung after the BP reader left");
+	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS), "synchronize_rcu() hung after the BP reader left");
 	pthread_join(t, NULL);
 	pthread_join(s.thread, NULL);
 	assert_synchronize_returns("a BP reader that exited still holds grace periods");
@@ -468,7 +443,7 @@ Test(registration, qsbr_offline_thread_does_not_hold_grace_periods, .timeout = 6
 {
 	pthread_t t;
 	start_thread(&t, qsbr_offline_sleeper, NULL);
-	cr_assert(test_wait_flag(&qs.ready, LIVENESS_MS));
+	cr_assert(test_wait_flag(&qs.ready, TEST_LIVENESS_MS));
 	assert_synchronize_returns("an offline QSBR thread holds up grace periods");
 	assert_synchronize_returns("an offline QSBR thread holds up grace periods (second)");
 	atomic_store(&qs.proceed, 1);
@@ -508,14 +483,14 @@ static void qsbr_silent_online_case(int how, const char *release_name)
 	qs.how = how;
 	pthread_t t;
 	start_thread(&t, qsbr_silent_online, NULL);
-	cr_assert(test_wait_flag(&qs.ready, LIVENESS_MS));
-	struct async_sync s;
-	async_sync_start(&s);
+	cr_assert(test_wait_flag(&qs.ready, TEST_LIVENESS_MS));
+	struct test_async_sync s;
+	test_async_sync_start(&s, 0);
 	test_sleep_us(50 * 1000);
 	cr_assert(!atomic_load(&s.returned),
 		"synchronize_rcu() returned while a QSBR thread was online and had not reported");
 	atomic_store(&qs.proceed, 1);
-	cr_assert(test_wait_flag(&s.returned, LIVENESS_MS), "synchronize_rcu() hung after the thread's %s",
+	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS), "synchronize_rcu() hung after the thread's %s",
 		release_name);
 	atomic_store(&qs.done, 1);
 	pthread_join(t, NULL);
