@@ -23,7 +23,6 @@ static void test_free(void *p);
 #include "rcu.h"
 #include "harness.h"
 
-#include <dirent.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -959,35 +958,6 @@ static bool read_sigblk(long tid, uint64_t *mask)
 	return found;
 }
 
-/* The tids whose comm is `name`; returns how many (up to max). */
-static int find_tasks(const char *name, long *tids, int max)
-{
-	DIR *d = opendir("/proc/self/task");
-	if (!d)
-		return -1;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char path[300], comm[64] = "";
-		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof comm, f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-		if (strcmp(comm, name) == 0) {
-			if (n < max)
-				tids[n] = atol(e->d_name);
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
-}
-
 static uint64_t blockable_mask;
 
 static void *block_all_main(void *arg)
@@ -1009,7 +979,7 @@ static void nop_cb(struct rcu_head *h)
 Test(call_rcu, worker_is_named_and_blocks_every_signal, .timeout = 60)
 {
 	long tids[4];
-	cr_assert_eq(find_tasks("rcu-callbacks", tids, 4), 0, "a worker exists before the first call_rcu()");
+	cr_assert_eq(test_find_tasks("rcu-callbacks", tids, 4, NULL), 0, "a worker exists before the first call_rcu()");
 	uint64_t before, after, worker;
 	cr_assert(read_sigblk(gettid_(), &before));
 	pthread_t t;
@@ -1024,7 +994,7 @@ Test(call_rcu, worker_is_named_and_blocks_every_signal, .timeout = 60)
 	cr_assert(read_sigblk(gettid_(), &after));
 	cr_assert_eq(after, before, "call_rcu() changed the caller's signal mask: %#llx, was %#llx",
 		(unsigned long long)after, (unsigned long long)before);
-	int n = find_tasks("rcu-callbacks", tids, 4);
+	int n = test_find_tasks("rcu-callbacks", tids, 4, NULL);
 	cr_assert_eq(n, 1, "%d threads named \"rcu-callbacks\"", n);
 	cr_assert(read_sigblk(tids[0], &worker));
 	cr_assert_eq(worker, blockable_mask, "the worker blocks %#llx; everything blockable is %#llx",
@@ -1040,6 +1010,6 @@ Test(call_rcu, worker_is_named_and_blocks_every_signal, .timeout = 60)
 	for (int i = 0; i < 8; i++)
 		call_rcu(&more[i], nop_cb);
 	rcu_barrier();
-	cr_assert_eq(find_tasks("rcu-callbacks", tids, 4), 1, "a second worker was started");
+	cr_assert_eq(test_find_tasks("rcu-callbacks", tids, 4, NULL), 1, "a second worker was started");
 	rcu_unregister_thread();
 }

@@ -14,7 +14,6 @@
 #include "rcu.h"
 #include "harness.h"
 
-#include <dirent.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -112,33 +111,6 @@ static void sleep_ms(long ms)
 	test_block_begin();
 	test_sleep_us(ms * 1000);
 	test_block_end();
-}
-
-/* The tasks of this process: how many, and how many are named `name`. */
-static int count_tasks(const char *name, int *named)
-{
-	DIR *d = opendir("/proc/self/task");
-	if (!d)
-		return -1;
-	int n = 0;
-	*named = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		n++;
-		char path[300], comm[64] = "";
-		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof comm, f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-		*named += strcmp(comm, name) == 0;
-	}
-	closedir(d);
-	return n;
 }
 
 /* ---- threads ------------------------------------------------------------------------------- */
@@ -322,7 +294,7 @@ static int child_main(void)
 		return c;
 	if ((c = check_stats()))
 		return c;
-	int named = 0, tasks = count_tasks("rcu-callbacks", &named);
+	int tasks = 0, named = test_find_tasks("rcu-callbacks", NULL, 0, &tasks);
 	if (tasks != 2 || named != 1)
 		return E_WORKER;
 	rcu_read_lock(); /* still registered: the forking thread stays in the registry */

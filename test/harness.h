@@ -1,4 +1,4 @@
-/* test/harness.h: small helpers shared by the Criterion tests. Each test file includes rcu.h
+/* test/harness.h: small helpers shared by the tests (Criterion, or test/runner.h under TSan). Each test file includes rcu.h
  * (its flavour comes from -DRCU_FLAVOUR_* on the command line) and then this file.
  *
  * Flavour-neutral habits the tests follow, so that one source serves all four flavours:
@@ -16,6 +16,7 @@
 #else
 #include <criterion/criterion.h>
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -215,11 +216,11 @@ static inline void test_async_sync_start(struct test_async_sync *s, long settle_
 }
 
 /*
- * Death test: run fn(arg) in a forked child with stderr captured; assert that the child was
- * killed by SIGABRT and that what it printed contains `needle`. Returns nothing; fails the
- * Criterion test on mismatch and shows the child's message.
+ * Run fn(arg) in a forked child whose stderr goes to `out` (NUL-terminated, truncated to size);
+ * returns the child's wait status. The child leaves with _exit(0) when fn returns, dies of
+ * SIGABRT if it aborts, and of SIGALRM if it runs past 30 s.
  */
-static inline void test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
+static inline int test_run_captured(void (*fn)(void *), void *arg, char *out, size_t size)
 {
 	int fds[2];
 	cr_assert_eq(pipe(fds), 0);
@@ -231,14 +232,14 @@ static inline void test_expect_abort(void (*fn)(void *), void *arg, const char *
 		close(fds[0]);
 		close(fds[1]);
 		signal(SIGABRT, SIG_DFL);
+		alarm(30);
 		fn(arg);
-		_exit(0); /* the misuse was not caught */
+		_exit(0);
 	}
 	close(fds[1]);
-	char buf[4096];
 	size_t len = 0;
 	ssize_t n;
-	while (len < sizeof buf - 1 && (n = read(fds[0], buf + len, sizeof buf - 1 - len)) != 0) {
+	while (len < size - 1 && (n = read(fds[0], out + len, size - 1 - len)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -246,13 +247,61 @@ static inline void test_expect_abort(void (*fn)(void *), void *arg, const char *
 		}
 		len += (size_t)n;
 	}
-	buf[len] = '\0';
+	out[len] = '\0';
 	close(fds[0]);
 	int status = 0;
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
+ * Death test: run fn(arg) in a forked child (test_run_captured); assert that the child was
+ * killed by SIGABRT and that what it printed contains `needle`. Fails the test on mismatch and
+ * shows the child's message.
+ */
+static inline void test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
+{
+	char buf[4096];
+	int status = test_run_captured(fn, arg, buf, sizeof buf);
 	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
 		"expected abort containing \"%s\"; child status %d, said: %s", needle, status, buf);
 	cr_assert(strstr(buf, needle) != NULL, "abort message lacks \"%s\": %s", needle, buf);
+}
+
+/*
+ * The threads of this process named `name` (their comm): returns how many, and stores up to
+ * max of their ids in tids (may be NULL with max 0); *all (if not NULL) gets how many threads
+ * there are in all. -1 if /proc cannot be read.
+ */
+static inline int test_find_tasks(const char *name, long *tids, int max, int *all)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0, total = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		total++;
+		char path[300], comm[64] = "";
+		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof comm, f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		if (strcmp(comm, name) == 0) {
+			if (n < max)
+				tids[n] = atol(e->d_name);
+			n++;
+		}
+	}
+	closedir(d);
+	if (all)
+		*all = total;
+	return n;
 }
 
 #endif /* RCU_TEST_HARNESS_H */

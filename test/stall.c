@@ -25,38 +25,24 @@ static void *stalling_reader(void *arg)
 	return NULL;
 }
 
-/* Run a synchronize_rcu() against a reader holding its section for `ms`; capture stderr. */
+/* In a child: a synchronize_rcu() against a reader holding its section for hold_ms. */
+static void scenario(void *arg)
+{
+	(void)arg;
+	pthread_t t;
+	pthread_create(&t, NULL, stalling_reader, NULL);
+	while (!atomic_load(&reader_inside))
+		test_sleep_us(1000);
+	synchronize_rcu();
+	pthread_join(t, NULL);
+	fprintf(stderr, "tid=%ld line=%d\n", atomic_load(&reader_tid), atomic_load(&reader_line));
+}
+
+/* Run the scenario with a section of `ms`; its stderr goes to out. */
 static void run_scenario(long ms, char *out, size_t size)
 {
-	int fds[2];
-	cr_assert_eq(pipe(fds), 0);
-	fflush(NULL);
-	pid_t pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		alarm(30);
-		hold_ms = ms;
-		pthread_t t;
-		pthread_create(&t, NULL, stalling_reader, NULL);
-		while (!atomic_load(&reader_inside))
-			test_sleep_us(1000);
-		synchronize_rcu();
-		pthread_join(t, NULL);
-		fprintf(stderr, "tid=%ld line=%d\n", atomic_load(&reader_tid), atomic_load(&reader_line));
-		_exit(0);
-	}
-	close(fds[1]);
-	size_t len = 0;
-	ssize_t n;
-	while (len < size - 1 && (n = read(fds[0], out + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	close(fds[0]);
-	int status;
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	hold_ms = ms;
+	int status = test_run_captured(scenario, NULL, out, size);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scenario failed (status %d): %s", status, out);
 }
 
