@@ -1,5 +1,6 @@
-/* test/harness.h: small helpers shared by the tests (Criterion, or test/runner.h under TSan). Each test file includes rcu.h
- * (its flavour comes from -DRCU_FLAVOUR_* on the command line) and then this file.
+/* test/harness.h: small helpers shared by the tests (under Criterion, or test/runner.h under TSan).
+ * Each test file includes rcu.h (its flavour comes from -DRCU_FLAVOUR_* on the command line) and
+ * then this file.
  *
  * Flavour-neutral habits the tests follow, so that one source serves all four flavours:
  * - every thread that reads registers (rcu_register_thread(); a no-op in BP) and unregisters;
