@@ -1,13 +1,32 @@
 #!/usr/bin/env bash
 # The main job: build everything, run the quick-start example and the benchmark summary.
+#
+#   scripts/main.sh            the example, then rcu-bench --quick (about a minute of benchmarks)
+#   scripts/main.sh --smoke    the example, then one very short benchmark pass (CI runs this: it
+#                              proves that every step works, its figures mean nothing)
+#   scripts/main.sh ARGS...    anything else is passed on to rcu-bench (e.g. --only read)
+#
+# Every step must succeed: a missing program or a failing one stops the job with its status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+smoke=false
+if [ "${1:-}" = "--smoke" ]; then
+	smoke=true
+	shift
+fi
 scripts/deps.sh
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null
-echo "== examples/quickstart (flavour memb)"
-build/examples/quickstart-memb
-if [ -x build/bench/rcu-bench ]; then
-	echo "== benchmark summary (quick: figures are medians of a few short runs; see docs/benchmarks.md)"
-	build/bench/rcu-bench --quick "$@"
+# The default flavour on Linux; the example is built once per flavour as example-<name>-<flavour>.
+example=build/examples/example-quickstart-memb
+echo "== examples/quickstart.c (flavour memb): publishes two greetings, reads the second"
+"$example"
+bench=build/bench/rcu-bench
+[ -x "$bench" ] || { echo "main.sh: $bench was not built" >&2; exit 1; }
+if $smoke; then
+	echo "== benchmark smoke pass (one very short run of each measurement: checks that it runs, figures mean nothing)"
+	"$bench" --quick --runs 1 --window-ms 2 --callbacks 2000 --out build/bench/smoke "$@"
+else
+	echo "== benchmark summary (quick: medians of a few short runs; docs/benchmarks.md has the full figures)"
+	"$bench" --quick "$@"
 fi
