@@ -108,7 +108,8 @@
 #endif
 #endif
 
-/* The flavour's tag in external symbol names, and what the flavour's read side does. */
+/* The flavour's tag in external symbol names, and what the flavour's read side does.
+ * RCU_FLAVOUR_NAME is public: the flavour as a string ("qsbr", "memb", "mb", "bp"). */
 #if defined(RCU_FLAVOUR_QSBR)
 #define RCU__FTAG qsbr
 #define RCU__FNAME "qsbr"
@@ -128,6 +129,8 @@
 #else
 #define RCU__MEMB_READER 0
 #endif
+
+#define RCU_FLAVOUR_NAME RCU__FNAME
 
 #define RCU__ABI 1
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
@@ -869,7 +872,13 @@ static inline void cond_synchronize_rcu(uint64_t cookie)
  * do not fence after their clear (MB, MEMB without membarrier), the updater sleeps at most
  * RCU__LAZY_WAKE_NS before it rescans.
  */
-#define RCU__SPIN_SCANS 100 /* scans, one pause apart, before the updater sleeps */
+#ifndef RCU_SPIN_SCANS
+#define RCU_SPIN_SCANS 100 /* scans, one pause apart, before the updater sleeps */
+#endif
+#if RCU_SPIN_SCANS < 0
+#error "rcu.h: RCU_SPIN_SCANS must be 0 or a positive number of scans"
+#endif
+#define RCU__SPIN_SCANS RCU_SPIN_SCANS
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX
