@@ -60,7 +60,7 @@ ok_compile() {
 # ok_shared NAME CC FLAVOUR ARGS...: -fPIC shared object that exports the flavour's state.
 ok_shared() {
 	local name=$1 cc fl=$3; cc=$(cc_path "$2"); shift 3
-	local sym="rcu__$(echo "$fl" | tr 'A-Z' 'a-z')_v1_state"
+	local sym="rcu__$(echo "$fl" | tr 'A-Z' 'a-z')_v2_state"
 	{
 		"$cc" "$@" -fPIC -shared -pthread -o "$out/$name.so" &&
 			nm -D --defined-only "$out/$name.so" | grep -w "$sym" ||
@@ -201,8 +201,8 @@ esac
 wait
 
 # The default flavour on Linux is MEMB: its state symbol is in the object.
-if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-flavour.o" | grep -qw rcu__memb_v1_state; then
-	echo "the default flavour's object does not define rcu__memb_v1_state" >>"$out/default-flavour.log"
+if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-flavour.o" | grep -qw rcu__memb_v2_state; then
+	echo "the default flavour's object does not define rcu__memb_v2_state" >>"$out/default-flavour.log"
 	rm -f "$out/default-flavour.ok"
 fi
 
