@@ -37,6 +37,9 @@ An entry's code span is a prototype (`uint64_t get_state_synchronize_rcu(void)`)
 its parameters (`rcu_free(ptr, field)`), a name (`RCU_DEBUG`), or a tag (`struct rcu_head`).
 Each public name must have exactly one entry, and each entry must name a public name.
 
+Flavours. While docs/api.md says that every flavour defines every name, each public name must
+be defined in every flavour (in some configuration of it).
+
 Signatures. A function's entry is its prototype, which is compiled against rcu.h (gcc, and
 clang when given) in every flavour, without and with all switches: a pointer of the documented
 type is initialised with the function, so a wrong return or parameter type fails to compile,
@@ -51,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdecl  # noqa: E402
 import doclib  # noqa: E402
@@ -289,6 +293,22 @@ def main():
                 want = ' or '.join(sorted('object-like' if f is None else f'{name}(' + ', '.join(f) + ')' for f in forms))
                 rep.error(f'{API_DOC}:{line}', f'entry `{span}` gives {n} parameter(s); rcu.h defines {want}',
                           'give the entry the parameters of the #define')
+
+    # "All four flavours define every name" (docs/api.md): while api.md says so, hold rcu.h to it.
+    text = open(os.path.join(root, API_DOC), encoding='utf-8').read() if os.path.exists(os.path.join(root, API_DOC)) else ''
+    m = re.search(r'^.*\bflavours define every name\b.*$', text, re.M)
+    if m:
+        claim_line = text[:m.start()].count('\n') + 1
+        per_flavour = {}
+        for defines, names in built:
+            per_flavour.setdefault(defines[0], set()).update(names)
+        for fl, have in sorted(per_flavour.items()):
+            for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
+                if kind != 'configuration macro' and name not in have:
+                    rep.error(f'rcu.h:{line}', f'`{name}` is not defined with -D{fl}, but {API_DOC}:{claim_line} says '
+                              'every flavour defines every name',
+                              'define it in that flavour too (a no-op if it means nothing there), or change that '
+                              'sentence and say in the entry which flavours have it')
 
     compilers = [a.cc] + ([a.clang] if a.clang else [])
     checked, n_compiles = check_signatures(root, entries, built, compilers, rep)
