@@ -1,10 +1,10 @@
 /*
- * test/docs/drivers/readme_ten_lines.c: the driver of README.md's "Ten lines" block, appended to
- * it in one translation unit by test/docs/code_blocks.py (so it uses the block's struct config
- * and its static `current`). It publishes a first configuration, reads it, reloads twice through
- * the block's reload() (the first reload hands rcu_free() the first object, the second the
- * second), reads again, and waits for the callbacks. Exit 0 when every read saw what was
- * published last and both old configurations were freed through rcu_free().
+ * test/docs/drivers/readme_example.c: the driver of README.md's example ("In fourteen lines"),
+ * appended to it in one translation unit by test/docs/code_blocks.py (so it uses the block's
+ * struct config and its static `current`). It publishes a first configuration, reads it, reloads
+ * twice through the block's reload() (the first reload hands rcu_free() the first object, the
+ * second the second), reads again, and waits for the callbacks. Exit 0 when every read saw what
+ * was published last and both old configurations were freed through rcu_free().
  */
 #include <stdlib.h>
 
