@@ -167,7 +167,7 @@ def main():
     for (rel, line, what), fails in sorted(failures.items()):
         job, output = fails[0]
         others = ', '.join(f'{os.path.basename(j["cc"])}/{j["flavour"]}' for j, _ in fails)
-        lines = [ln for ln in output.strip().split('\n') if ln.strip()][:15]
+        lines = [ln for ln in output.strip().split('\n') if ln.strip()][:15] or ['(no output)']
         rep.error(f'{rel}:{line}', f'the C block {what} ({others}):\n' + '\n'.join('    ' + x for x in lines),
                   'fix the block (the messages give its lines in the doc), limit it with '
                   '<!-- check: flavours=... -->, or mark it <!-- fragment: why --> if it is illustration only')

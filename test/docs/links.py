@@ -21,7 +21,8 @@ What is checked, outside fenced code blocks unless said otherwise:
      that a command writes, .csv .json .md .png .log .txt, needs only its folder).
   4. Markdown file names in prose (`see docs/benchmarks.md`, `DESIGN.md`) exist, relative to the
      doc or to the repository, so no doc cites a file that is not in the repository.
-  5. Test citations: a code span `suite/name` whose suite is a Criterion suite of test/
+  5. Test citations: a code span `suite/name`, or a word `suite/name` of a longer code span
+     (`test/misuse.c: misuse/name`), whose suite is a Criterion suite of test/
      (`Test(suite, name, ...)`) names a test that exists (`*` matches any run of characters).
 """
 
@@ -187,6 +188,9 @@ def main():
                 if ' ' not in s.strip():
                     counts['tests'] += check_test_citation(repo, rel, n, s, rep)
                     counts['paths'] += check_path(repo, rel, n, s, rep)
+                else:  # `test/misuse.c: misuse/name`, a command line: test citations only
+                    for tok in s.split():
+                        counts['tests'] += check_test_citation(repo, rel, n, tok.strip('\'",;:()'), rep)
             # Markdown files named in prose, outside links' targets.
             bare = re.sub(r'\]\([^)]*\)', ']', plain)
             for m in re.finditer(r'(?<![\w/.-])((?:\.\./|[\w-]+/)*[\w.-]+\.md)\b', bare):

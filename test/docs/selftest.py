@@ -174,15 +174,16 @@ def link_to_missing_anchor(root):
 
 
 def link_outside(root):
-    line = append(root, 'docs/api.md', 'See ../shared/DESIGN.md and [it](../../DESIGN.md).\n')
-    return [f'docs/api.md:{line}', 'not a file of the repository', 'points outside the repository']
+    line = append(root, 'docs/api.md', 'See DESIGN.md, ../shared/DESIGN.md and [it](../../DESIGN.md).\n')
+    return [f'docs/api.md:{line}', '`DESIGN.md` is not a file of the repository',
+            '`../shared/DESIGN.md` does not exist', 'points outside the repository']
 
 
 def cited_test_missing(root):
     suites = sorted(links.Repo(root, '').tests)
     if not suites:
         raise Skip('test/ has no Criterion test')
-    line = append(root, 'docs/requirements.md', f'Tested by `{suites[0]}/no_such_test_here`.\n')
+    line = append(root, 'docs/requirements.md', f'Tested by `test/x.c: {suites[0]}/no_such_test_here`.\n')
     return [f'docs/requirements.md:{line}', f'`{suites[0]}/no_such_test_here` does not exist']
 
 

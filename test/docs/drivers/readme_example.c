@@ -6,6 +6,7 @@
  * second the second), reads again, and waits for the callbacks. Exit 0 when every read saw what
  * was published last and both old configurations were freed through rcu_free().
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 static struct config *docs_make(int verbose_value)
@@ -17,23 +18,34 @@ static struct config *docs_make(int verbose_value)
 	return c;
 }
 
+static int docs_expect(int want)
+{
+	int got = verbose();
+	if (got != want)
+		fprintf(stderr, "readme_example: verbose() returned %d after %d was published\n", got, want);
+	return got == want;
+}
+
 int main(void)
 {
 	rcu_register_thread();
 	rcu_assign_pointer(current, docs_make(1));
-	if (verbose() != 1)
+	if (!docs_expect(1))
 		return 1;
 	reload(docs_make(2));
-	if (verbose() != 2)
+	if (!docs_expect(2))
 		return 1;
 	reload(docs_make(3));
-	if (verbose() != 3)
+	if (!docs_expect(3))
 		return 1;
-	rcu_barrier(); /* both old configurations are freed by now (LSan would see a leak otherwise) */
+	rcu_barrier(); /* both old configurations have been freed through rcu_free() by now */
 	struct rcu_stats st;
 	rcu_get_stats(&st);
-	if (st.callbacks_invoked < 2)
+	if (st.callbacks_invoked < 2) {
+		fprintf(stderr, "readme_example: %llu callbacks invoked after rcu_barrier(), want 2 or more\n",
+			(unsigned long long)st.callbacks_invoked);
 		return 1;
+	}
 	free(rcu_xchg_pointer(&current, NULL));
 	rcu_unregister_thread();
 	return 0;
