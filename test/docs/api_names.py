@@ -12,7 +12,9 @@ not start with `rcu__` or `RCU__`:
   - function definitions, file-scope objects, typedefs, `struct`/`union`/`enum` tags and enum
     constants, parsed from the preprocessed lines of rcu.h;
   - configuration macros: the `RCU_*` names that rcu.h tests in `#if`, `#ifdef`, `#ifndef` or
-    `#elif` (RCU_DEBUG, RCU_NO_FUTEX, ...), which a user defines and rcu.h may never define.
+    `#elif` (RCU_DEBUG, RCU_NO_FUTEX, ...), which a user defines and rcu.h may never define;
+  - with --cxx, the macros that rcu.h defines when compiled as C++ (-std=c++17). C++ declarations
+    (namespaces, classes, templates) are not parsed: document them by hand.
 Configurations: rcu.h is preprocessed once per flavour (the list in rcu_flavours/meson.build)
 with no switch, with each switch alone, and with every switch at once. A switch is a configuration
 macro that rcu.h tests but never defines itself (RCU_DEBUG, RCU_NO_MEMBARRIER, ...), so a name
@@ -69,21 +71,26 @@ def is_private(name):
     return name.split(' ')[-1].startswith(('rcu__', 'RCU__'))
 
 
-def public_names(root, cc, rep):
+def public_names(root, cc, rep, cxx=''):
     """{name: (kind, rcu.h line)} over every configuration, and the configurations that built."""
     configs, switches = cdecl.configurations(root, doclib.flavours(root))
     tested, _ = cdecl.config_macros(root)
     guard = cdecl.include_guard(root)
     public, excluded, built = {}, {}, []
-    for defines, required in configs:
-        ok, res = cdecl.names(root, cc, defines)
+    runs = [(d, r, 'c') for d, r in configs]
+    if cxx:  # macros that only C++ sees (the flavours' plain and all-switches configurations)
+        longest = max(len(d) for d, _ in configs)
+        runs += [(d, False, 'c++') for d, _ in configs if len(d) in (1, longest)]
+    for defines, required, lang in runs:
+        ok, res = cdecl.names(root, cxx if lang == 'c++' else cc, defines, lang)
         if not ok:
             if required:
                 rep.error('rcu.h:1', f'rcu.h does not preprocess with -D{" -D".join(defines)}:\n' +
                           '\n'.join('    ' + x for x in res.strip().split('\n')[:8]),
                           'every flavour must preprocess with no switch and with every switch at once')
             continue
-        built.append((defines, {n.name: n for n in res}))
+        if lang == 'c':
+            built.append((defines, {n.name: n for n in res}))
         for n in res:
             if is_private(n.name):
                 continue
@@ -233,12 +240,13 @@ def main():
     ap.add_argument('--src', required=True)
     ap.add_argument('--cc', default='gcc')
     ap.add_argument('--clang', default='')
+    ap.add_argument('--cxx', default='', help='a C++ compiler: also collect the macros rcu.h defines for C++')
     ap.add_argument('--list', action='store_true', help='print the public names found and exit')
     a = ap.parse_args()
     root = os.path.abspath(a.src)
     rep = doclib.Report('docs-api-names')
 
-    public, excluded, built, switches = public_names(root, a.cc, rep)
+    public, excluded, built, switches = public_names(root, a.cc, rep, a.cxx)
     if a.list:
         for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
             print(f'rcu.h:{line}: {kind} {name}')

@@ -53,10 +53,12 @@ class Name:
         return f'Name({self.name!r}, {self.kind}, line {self.line})'
 
 
-def preprocess(root, cc, defines):
-    """(ok, text or error output) of `cc -E -dD` over rcu.h with `-D` for each define."""
+def preprocess(root, cc, defines, lang='c'):
+    """(ok, text or error output) of `cc -E -dD` over rcu.h with `-D` for each define, as C11
+    (lang 'c') or as C++17 (lang 'c++')."""
     header = os.path.realpath(os.path.join(root, 'rcu.h'))
-    cmd = [cc, '-std=c11', '-E', '-dD', '-x', 'c'] + ['-D' + d for d in defines] + [header]
+    std = '-std=c11' if lang == 'c' else '-std=c++17'
+    cmd = [cc, std, '-E', '-dD', '-x', lang] + ['-D' + d for d in defines] + [header]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return False, p.stderr
@@ -285,15 +287,17 @@ def macros(lines):
     return out
 
 
-def names(root, cc, defines):
-    """(ok, [Name] or error text) for rcu.h preprocessed with `defines`."""
-    ok, text = preprocess(root, cc, defines)
+def names(root, cc, defines, lang='c'):
+    """(ok, [Name] or error text) for rcu.h preprocessed with `defines`. As C++ (lang 'c++')
+    only the macros are returned: the declaration parser reads C, not namespaces or classes."""
+    ok, text = preprocess(root, cc, defines, lang)
     if not ok:
         return False, text
     header = os.path.realpath(os.path.join(root, 'rcu.h'))
     lines = own_lines(text, header)
     result = list(macros(lines).values())
-    result += parse_decls(tokenize(lines))
+    if lang == 'c':
+        result += parse_decls(tokenize(lines))
     return True, result
 
 
