@@ -121,7 +121,8 @@ def check_path(repo, rel, line, token, rep, in_sh=False):
             if os.path.exists(p) or (sub.endswith(DATA_EXT) and os.path.isdir(os.path.dirname(p))):
                 return 1
             rep.error(where, f'`{t}` is not in the build tree ({repo.build})',
-                      'name a target that meson builds (see the meson.build files), or correct the path')
+                      'name a target that meson builds (see the meson.build files), or correct the path; '
+                      'if the path is right, build first (meson test builds every target unless --no-rebuild)')
             return 1
         if first.startswith('build'):
             return 0  # another build tree, named by the user
