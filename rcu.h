@@ -3109,7 +3109,10 @@ struct rcu_hlist_node {
 	struct rcu_hlist_node **pprev;  /* the link that points at this node */
 };
 struct rcu_hlist_head {
-	struct rcu_hlist_node *first;  /* (atomic) */
+	union {
+		struct rcu_hlist_node *first; /* (atomic) the first node, or NULL */
+		struct rcu_hlist_node *next;  /* the same link, by liburcu's name (cds_hlist_head) */
+	};
 };
 
 /** RCU_HLIST_HEAD_INIT - static initialiser of an empty bucket `struct rcu_hlist_head`. */
@@ -3528,5 +3531,528 @@ RCU__WEAK void RCU__SYM(debug_delay)(void)
 #endif
 
 RCU__EXTERN_C_END
+
+/* >>cxx --------------------------------------------------------------------------------------- */
+
+/*
+ * C++ only. The C API above is the same in C++ (same names, same state as the C units of the
+ * program). On top of it, in namespace rcu:
+ *   rcu_read_guard, srcu_read_guard   scoped sections (RAII)
+ *   rcu_domain, rcu_default_domain()  the C++26 <rcu> domain: Cpp17Lockable (lock, try_lock,
+ *                                     unlock), so std::scoped_lock works; also a view onto an SRCU
+ *                                     domain, and srcu_domain owns one
+ *   rcu_obj_base<T, D>, rcu_retire(), rcu_synchronize(), rcu_barrier()   the rest of C++26 <rcu>
+ * so that code written against P2545 compiles with `namespace stdx = rcu;` (or a using
+ * declaration) today and moves to std:: later.
+ */
+#if defined(__cplusplus)
+
+/* A null callback does not compile (C has _Generic for this; C++ has deleted overloads). */
+void call_rcu(struct rcu_head *head, std::nullptr_t func) = delete;
+void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, std::nullptr_t func) = delete;
+
+namespace rcu {
+
+/**
+ * rcu::rcu_read_guard - a read-side section of the default domain for the guard's lifetime.
+ */
+class rcu_read_guard {
+public:
+	rcu_read_guard() noexcept
+	{
+		::rcu_read_lock();
+	}
+	~rcu_read_guard()
+	{
+		::rcu_read_unlock();
+	}
+	rcu_read_guard(const rcu_read_guard &) = delete;
+	rcu_read_guard &operator=(const rcu_read_guard &) = delete;
+};
+
+/**
+ * rcu::srcu_read_guard - a read-side section of an SRCU domain for the guard's lifetime.
+ */
+class srcu_read_guard {
+public:
+	explicit srcu_read_guard(struct srcu_struct &ssp) noexcept : ssp_(&ssp), idx_(::srcu_read_lock(&ssp))
+	{
+	}
+	~srcu_read_guard()
+	{
+		::srcu_read_unlock(ssp_, idx_);
+	}
+	srcu_read_guard(const srcu_read_guard &) = delete;
+	srcu_read_guard &operator=(const srcu_read_guard &) = delete;
+
+private:
+	struct srcu_struct *ssp_;
+	int idx_;
+};
+
+/**
+ * rcu::rcu_domain - C++26's rcu_domain: the default domain (rcu_default_domain()), or a view onto
+ * an SRCU domain (rcu_domain(srcu_struct &)).
+ *
+ * Cpp17Lockable: lock() begins a read-side section, unlock() ends it, try_lock() is lock() and
+ * returns true. For an SRCU domain, unlock() finds the thread's section of that domain itself.
+ */
+class rcu_domain {
+public:
+	explicit rcu_domain(struct srcu_struct &ssp) noexcept : srcu_(&ssp)
+	{
+	}
+	rcu_domain(const rcu_domain &) = delete;
+	rcu_domain &operator=(const rcu_domain &) = delete;
+
+	void lock() noexcept
+	{
+		if (srcu_)
+			(void)::srcu_read_lock(srcu_);
+		else
+			::rcu_read_lock();
+	}
+	bool try_lock() noexcept
+	{
+		lock();
+		return true;
+	}
+	void unlock() noexcept
+	{
+		if (!srcu_) {
+			::rcu_read_unlock();
+			return;
+		}
+		struct rcu__reader *r = rcu__self();
+		for (int k = 0; k < RCU_SRCU_NESTING; k++)
+			if (r->srcu[k].gp == &srcu_->gp && r->srcu[k].seq != 0) {
+				::srcu_read_unlock(srcu_, k);
+				return;
+			}
+		::srcu_read_unlock(srcu_, -1); /* no section: RCU_DEBUG reports it */
+	}
+	/** The SRCU domain this views, or nullptr for the default domain. */
+	struct srcu_struct *srcu() const noexcept
+	{
+		return srcu_;
+	}
+	void synchronize() noexcept
+	{
+		if (srcu_)
+			::synchronize_srcu(srcu_);
+		else
+			::synchronize_rcu();
+	}
+	void barrier() noexcept
+	{
+		if (srcu_)
+			::srcu_barrier(srcu_);
+		else
+			::rcu_barrier();
+	}
+	void call(struct rcu_head *head, void (*func)(struct rcu_head *)) noexcept
+	{
+		if (srcu_)
+			::call_srcu(srcu_, head, func);
+		else
+			::call_rcu(head, func);
+	}
+
+protected:
+	constexpr explicit rcu_domain(struct srcu_struct *ssp) noexcept : srcu_(ssp)
+	{
+	}
+
+private:
+	friend rcu_domain &rcu_default_domain() noexcept;
+	struct srcu_struct *srcu_;
+};
+
+/** rcu::rcu_default_domain() - the default domain (constant-initialised: no guard, no constructor). */
+inline rcu_domain &rcu_default_domain() noexcept
+{
+	static rcu_domain d(static_cast<struct srcu_struct *>(nullptr));
+	return d;
+}
+
+/**
+ * rcu::srcu_domain - an rcu_domain that owns its SRCU domain: init_srcu_struct() on construction,
+ * cleanup_srcu_struct() on destruction.
+ */
+class srcu_domain : public rcu_domain {
+public:
+	explicit srcu_domain(const char *name = "srcu_domain") noexcept : rcu_domain(&ssp_)
+	{
+		rcu__init_srcu_named(&ssp_, name);
+	}
+	~srcu_domain()
+	{
+		::cleanup_srcu_struct(&ssp_);
+	}
+	struct srcu_struct &srcu_struct() noexcept
+	{
+		return ssp_;
+	}
+
+private:
+	struct ::srcu_struct ssp_;
+};
+
+/** rcu::rcu_synchronize(dom) - wait for a grace period of dom (C++26). */
+inline void rcu_synchronize(rcu_domain &dom = rcu_default_domain()) noexcept
+{
+	dom.synchronize();
+}
+
+/** rcu::rcu_barrier(dom) - wait for the callbacks queued on dom (C++26). */
+inline void rcu_barrier(rcu_domain &dom = rcu_default_domain()) noexcept
+{
+	dom.barrier();
+}
+
+/**
+ * rcu::rcu_obj_base<T, D> - C++26's base for objects retired through RCU: derive T from it, and
+ * obj->retire() deletes obj with D after a grace period of the domain.
+ */
+template <class T, class D = std::default_delete<T>> class rcu_obj_base {
+public:
+	void retire(D d = D(), rcu_domain &dom = rcu_default_domain()) noexcept
+	{
+		deleter_ = std::move(d);
+		dom.call(&head_, &rcu_obj_base::reclaim);
+	}
+
+protected:
+	rcu_obj_base() = default;
+	rcu_obj_base(const rcu_obj_base &) = default;
+	rcu_obj_base(rcu_obj_base &&) = default;
+	rcu_obj_base &operator=(const rcu_obj_base &) = default;
+	rcu_obj_base &operator=(rcu_obj_base &&) = default;
+	~rcu_obj_base() = default;
+
+private:
+	static void reclaim(struct rcu_head *head) noexcept
+	{
+		/* head_ is the first member of this standard-layout base: the addresses coincide. */
+		rcu_obj_base *base = reinterpret_cast<rcu_obj_base *>(head);
+		D d = std::move(base->deleter_);
+		d(static_cast<T *>(base));
+	}
+	struct rcu_head head_ = {};
+	D deleter_ = D();
+};
+
+namespace detail {
+template <class T, class D> struct retire_node {
+	struct rcu_head head;
+	T *p;
+	D d;
+	static void reclaim(struct rcu_head *h) noexcept
+	{
+		retire_node *n = reinterpret_cast<retire_node *>(h);
+		n->d(n->p);
+		delete n;
+	}
+};
+} /* namespace detail */
+
+/**
+ * rcu::rcu_retire(p, d, dom) - delete p with d after a grace period of dom (C++26).
+ *
+ * Allocates a small node (nothrow); if that fails it waits for the grace period and deletes at once.
+ */
+template <class T, class D = std::default_delete<T>>
+void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcept
+{
+	auto *n = new (std::nothrow) detail::retire_node<T, D>{ {}, p, std::move(d) };
+	if (!n) {
+		dom.synchronize();
+		d(p);
+		return;
+	}
+	dom.call(&n->head, &detail::retire_node<T, D>::reclaim);
+}
+
+} /* namespace rcu */
+
+#endif /* __cplusplus */
+
+/* >>names ------------------------------------------------------------------------------------- */
+
+/*
+ * Opt-in names, so that code written for liburcu or the kernel builds by changing the include
+ * (and defining one macro). Each is defined in terms of the API above: no other semantics, no
+ * state of its own. docs/api.md's porting sections list every name, mapped or left out and why.
+ */
+#if defined(RCU_LIBURCU_NAMES)
+
+/* urcu/compiler.h, urcu/arch.h, urcu/system.h, urcu/uatomic.h: the common part. */
+#define caa_container_of(ptr, type, member) rcu_container_of(ptr, type, member)
+#define CAA_ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#define caa_likely(x) RCU__LIKELY(x)
+#define caa_unlikely(x) RCU__UNLIKELY(x)
+#define caa_cpu_relax() rcu__cpu_relax()
+#define cmm_barrier() rcu__fence_compiler()
+#define cmm_smp_mb() rcu__fence_full()
+#define cmm_smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define cmm_smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define CMM_LOAD_SHARED(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define CMM_STORE_SHARED(x, v) \
+	__extension__({ \
+		__typeof__(x) rcu__shared = (v); \
+		__atomic_store_n(&(x), rcu__shared, __ATOMIC_RELAXED); \
+		rcu__shared; \
+	})
+#define uatomic_read(addr) __atomic_load_n((addr), __ATOMIC_RELAXED)
+#define uatomic_set(addr, v) __atomic_store_n((addr), (v), __ATOMIC_RELAXED)
+#define uatomic_add(addr, v) ((void)__atomic_fetch_add((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_sub(addr, v) ((void)__atomic_fetch_sub((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_inc(addr) uatomic_add((addr), 1)
+#define uatomic_dec(addr) uatomic_sub((addr), 1)
+#define uatomic_and(addr, v) ((void)__atomic_fetch_and((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_or(addr, v) ((void)__atomic_fetch_or((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_add_return(addr, v) __atomic_add_fetch((addr), (v), __ATOMIC_SEQ_CST)
+#define uatomic_sub_return(addr, v) __atomic_sub_fetch((addr), (v), __ATOMIC_SEQ_CST)
+#define uatomic_xchg(addr, v) __atomic_exchange_n((addr), (v), __ATOMIC_SEQ_CST)
+#define uatomic_cmpxchg(addr, old, v) \
+	__extension__({ \
+		__typeof__(*(addr)) rcu__old = (old); \
+		__atomic_compare_exchange_n((addr), &rcu__old, (v), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+		rcu__old; \
+	})
+#define cmm_smp_mb__before_uatomic_add() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_add() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_inc() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_inc() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_dec() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_dec() cmm_smp_mb()
+
+/* urcu/list.h (updaters, under their lock) and urcu/rculist.h: struct cds_list_head is struct rcu_list. */
+#define cds_list_head rcu_list
+#define CDS_LIST_HEAD_INIT(name) RCU_LIST_HEAD_INIT(name)
+#define CDS_LIST_HEAD(name) struct rcu_list name = RCU_LIST_HEAD_INIT(name)
+#define CDS_INIT_LIST_HEAD(ptr) rcu_list_init(ptr)
+#define cds_list_add(newp, head) rcu_list_add((newp), (head))
+#define cds_list_add_tail(newp, head) rcu_list_add_tail((newp), (head))
+#define cds_list_del(elem) rcu_list_del(elem)
+#define cds_list_del_init(elem) (rcu_list_del(elem), rcu_list_init(elem))
+#define cds_list_move(elem, head) (rcu_list_del(elem), rcu_list_add((elem), (head)))
+#define cds_list_replace(old, newp) rcu_list_replace((old), (newp))
+#define cds_list_empty(head) rcu_list_empty(head)
+#define cds_list_entry(ptr, type, member) rcu_list_entry(ptr, type, member)
+#define cds_list_first_entry(ptr, type, member) rcu_list_entry((ptr)->next, type, member)
+#define cds_list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = (pos)->next)
+#define cds_list_for_each_prev(pos, head) for (pos = (head)->prev; pos != (head); pos = (pos)->prev)
+#define cds_list_for_each_safe(pos, p, head) \
+	for (pos = (head)->next, p = (pos)->next; pos != (head); pos = p, p = (pos)->next)
+#define cds_list_for_each_entry(pos, head, member) rcu_list_for_each_entry_locked(pos, head, member)
+#define cds_list_for_each_entry_reverse(pos, head, member) \
+	for (pos = rcu_list_entry((head)->prev, __typeof__(*(pos)), member); &(pos)->member != (head); \
+	     pos = rcu_list_entry((pos)->member.prev, __typeof__(*(pos)), member))
+#define cds_list_for_each_entry_safe(pos, p, head, member) rcu_list_for_each_entry_safe(pos, p, head, member)
+#define cds_list_add_rcu(newp, head) rcu_list_add((newp), (head))
+#define cds_list_add_tail_rcu(newp, head) rcu_list_add_tail((newp), (head))
+#define cds_list_replace_rcu(old, newp) rcu_list_replace((old), (newp))
+#define cds_list_del_rcu(elem) rcu_list_del(elem)
+#define cds_list_for_each_rcu(pos, head) \
+	for (pos = rcu_dereference((head)->next); pos != (head); pos = rcu_dereference((pos)->next))
+#define cds_list_for_each_entry_rcu(pos, head, member) rcu_list_for_each_entry(pos, head, member)
+
+/* urcu/hlist.h and urcu/rcuhlist.h: a bucket is struct rcu_hlist_head (its `next` is the first node). */
+#define cds_hlist_head rcu_hlist_head
+#define cds_hlist_node rcu_hlist_node
+#define CDS_INIT_HLIST_HEAD(ptr) rcu_hlist_init(ptr)
+#define cds_hlist_entry(ptr, type, member) rcu_hlist_entry(ptr, type, member)
+#define cds_hlist_add_head(newp, head) rcu_hlist_add_head((newp), (head))
+#define cds_hlist_del(elem) rcu_hlist_del(elem)
+#define cds_hlist_add_head_rcu(newp, head) rcu_hlist_add_head((newp), (head))
+#define cds_hlist_del_rcu(elem) rcu_hlist_del(elem)
+#define cds_hlist_for_each(pos, head) for (pos = (head)->first; pos; pos = (pos)->next)
+#define cds_hlist_for_each_safe(pos, p, head) \
+	for (pos = (head)->first; pos && ((p = (pos)->next), 1); pos = p)
+#define cds_hlist_for_each_rcu(pos, head) \
+	for (pos = rcu_dereference((head)->first); pos; pos = rcu_dereference((pos)->next))
+#define cds_hlist_for_each_entry(entry, pos, head, member) \
+	for (pos = (head)->first; pos && ((entry = rcu_hlist_entry(pos, __typeof__(*(entry)), member)), 1); \
+	     pos = (pos)->next)
+#define cds_hlist_for_each_entry_safe(entry, pos, p, head, member) \
+	for (pos = (head)->first; \
+	     pos && ((p = (pos)->next), (entry = rcu_hlist_entry(pos, __typeof__(*(entry)), member)), 1); pos = p)
+#define cds_hlist_for_each_entry_rcu(entry, pos, head, member) \
+	for (pos = rcu_dereference((head)->first); \
+	     pos && ((entry = rcu_hlist_entry(pos, __typeof__(*(entry)), member)), 1); pos = rcu_dereference((pos)->next))
+#define cds_hlist_for_each_entry_2(entry, head, member) rcu_hlist_for_each_entry_locked(entry, head, member)
+#define cds_hlist_for_each_entry_safe_2(entry, e, head, member) rcu_hlist_for_each_entry_safe(entry, e, head, member)
+#define cds_hlist_for_each_entry_rcu_2(entry, head, member) rcu_hlist_for_each_entry(entry, head, member)
+
+/* urcu/defer.h: defer_rcu(fct, p) calls fct(p) after a grace period (see docs/api.md). */
+struct rcu__defer {
+	struct rcu_head head;
+	void (*fct)(void *p);
+	void *p;
+};
+static inline void rcu__defer_run(struct rcu_head *head)
+{
+	struct rcu__defer *d = rcu_container_of(head, struct rcu__defer, head);
+	d->fct(d->p);
+	free(d);
+}
+/**
+ * defer_rcu(fct, p) - liburcu's: call fct(p) after a grace period. Outside read-side sections
+ * (it may wait for a grace period: when its node cannot be allocated it synchronizes and calls
+ * fct(p) at once). Callbacks run on the callback worker, as call_rcu()'s.
+ */
+static inline void defer_rcu(void (*fct)(void *p), void *p)
+{
+	struct rcu__defer *d = (struct rcu__defer *)malloc(sizeof *d);
+	if (!d) {
+		synchronize_rcu();
+		fct(p);
+		return;
+	}
+	d->fct = fct;
+	d->p = p;
+	call_rcu(&d->head, rcu__defer_run);
+}
+#define rcu_defer_register_thread() ((void)0)
+#define rcu_defer_unregister_thread() ((void)0)
+#define rcu_defer_barrier() rcu_barrier()
+#define rcu_defer_barrier_thread() rcu_barrier()
+#define rcu_init() ((void)0)
+
+/* liburcu's polled grace periods take a struct; the flavour-prefixed names below use it. */
+struct urcu_gp_poll_state {
+	unsigned long grace_period_id;
+};
+static inline struct urcu_gp_poll_state rcu__urcu_start_poll(void)
+{
+	struct urcu_gp_poll_state s;
+	s.grace_period_id = (unsigned long)start_poll_synchronize_rcu();
+	return s;
+}
+static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
+{
+	return poll_state_synchronize_rcu((uint64_t)s.grace_period_id);
+}
+
+/* The flavour-prefixed API (urcu-<flavour>.h), for the flavour chosen. */
+#if defined(RCU_FLAVOUR_QSBR)
+#define urcu_qsbr_read_lock rcu_read_lock
+#define urcu_qsbr_read_unlock rcu_read_unlock
+#define urcu_qsbr_read_ongoing rcu_read_ongoing
+#define urcu_qsbr_quiescent_state rcu_quiescent_state
+#define urcu_qsbr_thread_offline rcu_thread_offline
+#define urcu_qsbr_thread_online rcu_thread_online
+#define urcu_qsbr_register_thread rcu_register_thread
+#define urcu_qsbr_unregister_thread rcu_unregister_thread
+#define urcu_qsbr_synchronize_rcu synchronize_rcu
+#define urcu_qsbr_call_rcu call_rcu
+#define urcu_qsbr_barrier rcu_barrier
+#define urcu_qsbr_defer_rcu defer_rcu
+#define urcu_qsbr_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_qsbr_poll_state_synchronize_rcu rcu__urcu_poll_state
+#elif defined(RCU_FLAVOUR_MEMB)
+#define urcu_memb_read_lock rcu_read_lock
+#define urcu_memb_read_unlock rcu_read_unlock
+#define urcu_memb_read_ongoing rcu_read_ongoing
+#define urcu_memb_register_thread rcu_register_thread
+#define urcu_memb_unregister_thread rcu_unregister_thread
+#define urcu_memb_synchronize_rcu synchronize_rcu
+#define urcu_memb_call_rcu call_rcu
+#define urcu_memb_barrier rcu_barrier
+#define urcu_memb_defer_rcu defer_rcu
+#define urcu_memb_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_memb_poll_state_synchronize_rcu rcu__urcu_poll_state
+#elif defined(RCU_FLAVOUR_MB)
+#define urcu_mb_read_lock rcu_read_lock
+#define urcu_mb_read_unlock rcu_read_unlock
+#define urcu_mb_read_ongoing rcu_read_ongoing
+#define urcu_mb_register_thread rcu_register_thread
+#define urcu_mb_unregister_thread rcu_unregister_thread
+#define urcu_mb_synchronize_rcu synchronize_rcu
+#define urcu_mb_call_rcu call_rcu
+#define urcu_mb_barrier rcu_barrier
+#define urcu_mb_defer_rcu defer_rcu
+#define urcu_mb_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_mb_poll_state_synchronize_rcu rcu__urcu_poll_state
+#else
+#define urcu_bp_read_lock rcu_read_lock
+#define urcu_bp_read_unlock rcu_read_unlock
+#define urcu_bp_read_ongoing rcu_read_ongoing
+#define urcu_bp_register_thread rcu_register_thread
+#define urcu_bp_unregister_thread rcu_unregister_thread
+#define urcu_bp_register rcu_register_thread
+#define urcu_bp_synchronize_rcu synchronize_rcu
+#define urcu_bp_call_rcu call_rcu
+#define urcu_bp_barrier rcu_barrier
+#define urcu_bp_defer_rcu defer_rcu
+#define urcu_bp_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_bp_poll_state_synchronize_rcu rcu__urcu_poll_state
+#endif
+#endif /* RCU_LIBURCU_NAMES */
+
+#if defined(RCU_KERNEL_NAMES)
+/* Kernel code's unprefixed names (include/linux/rculist.h, rcupdate.h, compiler.h, barrier.h). */
+#define kfree_rcu(ptr, field) rcu_free(ptr, field)
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) \
+	__extension__({ \
+		__typeof__(x) rcu__once = (v); \
+		__atomic_store_n(&(x), rcu__once, __ATOMIC_RELAXED); \
+	})
+#define barrier() rcu__fence_compiler()
+#define smp_mb() rcu__fence_full()
+#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define rcu_read_lock_bh() rcu_read_lock()
+#define rcu_read_unlock_bh() rcu_read_unlock()
+#define rcu_read_lock_sched() rcu_read_lock()
+#define rcu_read_unlock_sched() rcu_read_unlock()
+#define rcu_dereference_bh(p) rcu_dereference(p)
+#define rcu_dereference_sched(p) rcu_dereference(p)
+
+#define list_head rcu_list
+#define LIST_HEAD_INIT(name) RCU_LIST_HEAD_INIT(name)
+#define LIST_HEAD(name) struct rcu_list name = RCU_LIST_HEAD_INIT(name)
+#define INIT_LIST_HEAD(ptr) rcu_list_init(ptr)
+#define list_add(newp, head) rcu_list_add((newp), (head))
+#define list_add_tail(newp, head) rcu_list_add_tail((newp), (head))
+#define list_del(entry) rcu_list_del(entry)
+#define list_empty(head) rcu_list_empty(head)
+#define list_entry(ptr, type, member) rcu_list_entry(ptr, type, member)
+#define list_first_entry(ptr, type, member) rcu_list_entry((ptr)->next, type, member)
+#define list_for_each_entry(pos, head, member) rcu_list_for_each_entry_locked(pos, head, member)
+#define list_for_each_entry_safe(pos, n, head, member) rcu_list_for_each_entry_safe(pos, n, head, member)
+#define list_add_rcu(newp, head) rcu_list_add((newp), (head))
+#define list_add_tail_rcu(newp, head) rcu_list_add_tail((newp), (head))
+#define list_del_rcu(entry) rcu_list_del(entry)
+#define list_replace_rcu(old, newp) rcu_list_replace((old), (newp))
+#define list_entry_rcu(ptr, type, member) rcu_list_entry(rcu_dereference(ptr), type, member)
+#define list_first_or_null_rcu(head, type, member) rcu_list_first_entry_or_null(head, type, member)
+#define list_for_each_entry_rcu(pos, head, member, ...) rcu_list_for_each_entry(pos, head, member)
+
+#define hlist_head rcu_hlist_head
+#define hlist_node rcu_hlist_node
+#define HLIST_HEAD_INIT RCU_HLIST_HEAD_INIT
+#define HLIST_HEAD(name) struct rcu_hlist_head name = RCU_HLIST_HEAD_INIT
+#define INIT_HLIST_HEAD(ptr) rcu_hlist_init(ptr)
+#define INIT_HLIST_NODE(n) ((void)((n)->next = NULL, (n)->pprev = NULL))
+#define hlist_unhashed(n) rcu_hlist_unhashed(n)
+#define hlist_empty(h) (rcu_access_pointer((h)->first) == NULL)
+#define hlist_entry(ptr, type, member) rcu_hlist_entry(ptr, type, member)
+#define hlist_add_head_rcu(n, h) rcu_hlist_add_head((n), (h))
+#define hlist_add_before_rcu(n, next) rcu_hlist_add_before((n), (next))
+#define hlist_add_behind_rcu(n, prev) rcu_hlist_add_behind((n), (prev))
+#define hlist_del_rcu(n) rcu_hlist_del(n)
+#define hlist_del_init_rcu(n) rcu_hlist_del_init(n)
+#define hlist_replace_rcu(old, n) rcu_hlist_replace((old), (n))
+#define hlist_for_each_entry_rcu(pos, head, member, ...) rcu_hlist_for_each_entry(pos, head, member)
+#define hlist_for_each_entry(pos, head, member) rcu_hlist_for_each_entry_locked(pos, head, member)
+#define hlist_for_each_entry_safe(pos, n, head, member) \
+	for (pos = rcu__hlist_entry_or_null((head)->first, __typeof__(*(pos)), member); \
+	     pos && ((n = (pos)->member.next), 1); pos = rcu__hlist_entry_or_null(n, __typeof__(*(pos)), member))
+#endif /* RCU_KERNEL_NAMES */
 
 #endif /* RCU_H */
