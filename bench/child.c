@@ -173,9 +173,9 @@ void groups_discover(void)
 		snprintf(g->exe, sizeof g->exe, "%s/rcu-bench-%.31s", self_dir, name);
 		group_list(g);
 	}
-	/* "name: why; name: why" */
+	/* "name: why | name: why" */
 	char absent[] = BENCH_ABSENT;
-	for (char *save = NULL, *item = strtok_r(absent, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+	for (char *save = NULL, *item = strtok_r(absent, "|", &save); item; item = strtok_r(NULL, "|", &save)) {
 		while (*item == ' ')
 			item++;
 		char *colon = strchr(item, ':');
@@ -183,8 +183,13 @@ void groups_discover(void)
 			continue;
 		*colon = '\0';
 		struct group *g = group_find(item) ? group_find(item) : group_add(item);
-		if (!g->present)
-			snprintf(g->absent, sizeof g->absent, "%s", colon + 1 + (colon[1] == ' '));
+		if (!g->present) {
+			char *why = colon + 1 + (colon[1] == ' ');
+			size_t l = strlen(why);
+			while (l && why[l - 1] == ' ')
+				why[--l] = '\0';
+			snprintf(g->absent, sizeof g->absent, "%s", why);
+		}
 	}
 	signal(SIGPIPE, SIG_IGN); /* a server that dies shows as a failed answer, not a dead driver */
 }

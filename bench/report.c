@@ -569,7 +569,7 @@ static void render_conditions(FILE *f, bool md)
 		if (g->present)
 			fprintf(f, "%s%s: %s\n", md ? "- " : "  ", g->name, g->version);
 		else
-			fprintf(f, "%s%s: absent (%s)%s\n", md ? "- " : "  ", g->name, g->absent,
+			fprintf(f, "%s%s: absent: %s%s\n", md ? "- " : "  ", g->name, g->absent,
 				strcmp(g->name, PRIMARY) ? "" : "; the ratios against it are missing and the tables "
 				"carry on with the system's liburcu");
 	}

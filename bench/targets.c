@@ -59,7 +59,7 @@ static void add(const struct target_def *d, const char *flavour)
 	struct target *t = &targets[ntargets++];
 	bool floor = !strcmp(d->against, "floor");
 	snprintf(t->what, sizeof t->what, "%s: %s, ours/%s %s %.2f", flavour, d->what,
-		floor ? "floor" : peer_label(PRIMARY), d->at_most ? "<=" : ">=", d->limit);
+		floor ? "floor" : "liburcu new", d->at_most ? "<=" : ">=", d->limit);
 	t->flavour = flavour;
 	t->limit = d->limit;
 	t->at_most = d->at_most;
