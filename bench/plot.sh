@@ -168,7 +168,8 @@ bars() {
 	cmd="plot"
 	for k in $(seq 1 "$nm"); do
 		fill="fs solid 0.85 border -1"
-		[ "$k" -gt 1 ] && fill="fs pattern $((k + 2)) border -1"
+		# pngcairo patterns: 4 and 5 the two diagonals, 1 a cross-hatch, 7 a dense diagonal
+		[ "$k" -gt 1 ] && fill="fs pattern $(echo 0 4 5 1 7 6 | cut -d' ' -f$(( (k - 1) % 6 + 1))) border -1"
 		cmd="$cmd \"$dat\" using (\$1 == $k ? \$2 : NaN):3:4:5:(bw):6 with boxerrorbars lc rgb variable $fill notitle,"
 		cmd="$cmd keyentry with boxes lc rgb \"#606060\" $fill title \"$1\","
 		shift
@@ -177,33 +178,44 @@ bars() {
 	echo "unset xrange"
 }
 
-gnuplot <<GP
+# Each plot is drawn only when rcu-bench measured what it shows (--only may have left it out).
+wrote=""
+plot_bars() { # name prefix nmetrics title ylabel yrange titles...
+	name=$1 prefix=$2 nm=$3 title=$4 ylabel=$5 yrange=$6
+	shift 6
+	if [ ! -s "$prefix.dat" ]; then
+		echo "plot.sh: no figures for $name.png in $csv: not drawn" >&2
+		return
+	fi
+	{
+		echo "set output \"$out/$name.png\""
+		printf 'set title "%s\\n%s; grouped by flavour: ours, %s, %s; median of runs, bars: min-max"\n' \
+			"$title" "$sub" "$lab_new" "$lab_sys"
+		echo "set ylabel \"$ylabel\""
+		echo "set yrange $yrange"
+		bars "$prefix" "$nm" "$@"
+	} >>"$tmp/plot.gp"
+	wrote="$wrote $out/$name.png"
+}
+
+cat >"$tmp/plot.gp" <<GP
 set terminal pngcairo size 1200,620 font "sans,10" noenhanced
 set datafile missing "-"
 set grid ytics
 set key outside top center horizontal
-
 set xtics rotate by -40 scale 0
 set logscale y
-
-set output "$out/bench-read.png"
-set title "Read-side section (lock + dereference + field read + unlock), 1 thread\n$sub; grouped by flavour: ours, $lab_new, $lab_sys; median of runs, bars: min-max"
-set ylabel "ns per section (log scale)"
-set yrange [0.1:*]
-$(bars "$tmp/read" 2 "loop in the executable" "loop in a -fPIC shared object")
-
-set output "$out/bench-sync.png"
-set title "synchronize_rcu() latency\n$sub; grouped by flavour: ours, $lab_new, $lab_sys; median of runs, bars: min-max"
-set ylabel "microseconds per call (log scale)"
-set yrange [0.01:*]
-$(bars "$tmp/sync" 4 "no readers (mean)" "1 reader in short sections: p50" "1 reader in short sections: p99" "1 reader in 1 ms sections (calls that began inside one)")
-
-set output "$out/bench-update.png"
-set title "The update side: replace + synchronize_rcu() + free in a loop\n$sub; grouped by flavour: ours, $lab_new, $lab_sys; median of runs, bars: min-max"
-set ylabel "thousand updates (grace periods) per second (log scale)"
-set yrange [*:*]
-$(bars "$tmp/update" 4 "1 updater, 1 reader" "1 updater, 2 readers" "2 updaters, 1 reader" "4 updaters, 1 reader")
-
+GP
+plot_bars bench-read "$tmp/read" 2 "Read-side section (lock + dereference + field read + unlock), 1 thread" \
+	"ns per section (log scale)" "[0.1:*]" "loop in the executable" "loop in a -fPIC shared object"
+plot_bars bench-sync "$tmp/sync" 4 "synchronize_rcu() latency" "microseconds per call (log scale)" "[0.01:*]" \
+	"no readers (mean)" "1 reader in short sections: p50" "1 reader in short sections: p99" \
+	"1 reader in 1 ms sections (calls that began inside one)"
+plot_bars bench-update "$tmp/update" 4 "The update side: replace + synchronize_rcu() + free in a loop" \
+	"thousand updates (grace periods) per second (log scale)" "[*:*]" "1 updater, 1 reader" \
+	"1 updater, 2 readers" "2 updaters, 1 reader" "4 updaters, 1 reader"
+if [ "$threads" -gt 0 ]; then
+	cat >>"$tmp/plot.gp" <<GP
 set output "$out/bench-scaling.png"
 set title "Reader scaling: total read-side sections per second\n$sub; median of runs"
 set xlabel "reader threads"
@@ -214,4 +226,9 @@ set yrange [*:*]
 set key outside right top vertical
 plot $plots
 GP
-echo "wrote $out/bench-read.png $out/bench-scaling.png $out/bench-sync.png $out/bench-update.png"
+	wrote="$wrote $out/bench-scaling.png"
+else
+	echo "plot.sh: no figures for bench-scaling.png in $csv: not drawn" >&2
+fi
+gnuplot "$tmp/plot.gp"
+echo "wrote${wrote:- nothing}"
