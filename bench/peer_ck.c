@@ -22,9 +22,9 @@ struct ck_node {
 };
 
 static ck_epoch_t ck_domain;
-static struct ck_node ck_initial = { .value = 1 };
-static struct ck_node *_Atomic ck_ptr = &ck_initial;
-static _Atomic uint64_t ck_version = 1;
+static _Alignas(128) struct ck_node ck_initial = { .value = 1 };
+static _Alignas(128) struct ck_node *_Atomic ck_ptr = &ck_initial; /* alone, as in rcu_body.h */
+static _Alignas(128) _Atomic uint64_t ck_version = 1;
 static _Thread_local ck_epoch_record_t *ck_me;
 
 static void ck_setup(void)

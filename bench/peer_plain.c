@@ -25,8 +25,8 @@ struct plain_node {
 	uint64_t pad[7];
 };
 
-static struct plain_node plain_initial = { .value = 1 };
-static struct plain_node *_Atomic plain_ptr = &plain_initial;
+static _Alignas(128) struct plain_node plain_initial = { .value = 1 };
+static _Alignas(128) struct plain_node *_Atomic plain_ptr = &plain_initial; /* alone, as in rcu_body.h */
 
 static void plain_nothing(void)
 {
@@ -55,8 +55,8 @@ const struct bench_impl BENCH_NAME(floor) = {
 };
 
 #if !defined(BENCH_SO)
-static _Atomic uint64_t plain_version = 1;
-static pthread_rwlock_t plain_lock = PTHREAD_RWLOCK_INITIALIZER;
+static _Alignas(128) _Atomic uint64_t plain_version = 1;
+static _Alignas(128) pthread_rwlock_t plain_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 __attribute__((noinline)) static uint64_t rwlock_read_loop(uint64_t n)
 {

@@ -30,9 +30,14 @@ struct body_node {
 	uint64_t pad[7]; /* one node per cache line, as a real object would be */
 };
 
-static struct body_node body_initial = { .value = 1 };
-static struct body_node *BENCH_PTR_QUAL body_ptr = &body_initial;
-static _Atomic uint64_t body_version = 1; /* the last value published (several updaters) */
+/*
+ * The published pointer and the updaters' counter each on a line pair of their own: where the
+ * compiler happens to place statics must not decide whether readers share a line with what
+ * updaters write (it differed between the liburcu and rcu.h builds of this file).
+ */
+static _Alignas(128) struct body_node body_initial = { .value = 1 };
+static _Alignas(128) struct body_node *BENCH_PTR_QUAL body_ptr = &body_initial;
+static _Alignas(128) _Atomic uint64_t body_version = 1; /* the last value published (several updaters) */
 
 static void body_setup(void)
 {
