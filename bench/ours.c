@@ -10,7 +10,9 @@
 #error "bench/ours.c: bench/meson.build defines BENCH_IMPL, the name of the exported table"
 #endif
 
-#define BENCH_LABEL "ours"
+#ifndef BENCH_LABEL
+#define BENCH_LABEL "ours" /* another label lets a modified rcu.h be measured beside this one */
+#endif
 #define BENCH_FLAVOUR RCU_FLAVOUR_NAME
 #define BENCH_PTR_QUAL _Atomic
 
