@@ -74,6 +74,7 @@ struct worker {
 	enum role role;
 	uint64_t ops;
 	uint64_t t_start, t_end;
+	uint64_t cpu_ns;           /* the thread's CPU time over the run (not while preempted) */
 	uint64_t lat_sum, lat_n;   /* ROLE_SYNC_HOLD: calls that began inside the long section */
 	uint64_t wake_sum, wake_n; /* and of those, the time from the section's end to the return */
 	uint64_t lat_max;          /* ROLE_SYNC: the longest call */
@@ -149,6 +150,13 @@ static void worker_sync_sample(struct worker *w, uint64_t d)
 		w->lat[w->lat_len++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -169,6 +177,7 @@ static void *worker_main(void *arg)
 		im->block_end();
 	else
 		mp->block_end();
+	uint64_t cpu0 = thread_cpu_ns();
 	w->t_start = bench_now_ns();
 	switch (w->role) {
 	case ROLE_READ:
@@ -240,6 +249,7 @@ static void *worker_main(void *arg)
 		break;
 	}
 	w->t_end = bench_now_ns();
+	w->cpu_ns = thread_cpu_ns() - cpu0;
 	w->ops = ops;
 	if (im)
 		im->thread_fini();
@@ -295,6 +305,19 @@ static double crew_rate(const struct crew *c, enum role role)
 			rate += (double)w->ops * 1e9 / (double)(w->t_end - w->t_start);
 	}
 	return rate;
+}
+
+/* The CPU time of the workers of one role per operation, in ns: what an operation costs the
+ * threads doing it, whatever share of the CPUs other processes left them. */
+static double crew_cpu_per_op(const struct crew *c, enum role role)
+{
+	uint64_t cpu = 0, ops = 0;
+	for (int i = 0; i < c->n; i++)
+		if (c->w[i].role == role) {
+			cpu += c->w[i].cpu_ns;
+			ops += c->w[i].ops;
+		}
+	return ops ? (double)cpu / (double)ops : NAN;
 }
 
 static uint64_t crew_ops(const struct crew *c, enum role role)
@@ -391,7 +414,8 @@ static bool m_scale(const struct bench_impl *im, const struct figures *in, struc
  * update readers=R updaters=U ms=W: R readers and U updaters, each updater replacing the
  * published node, waiting (synchronize_rcu) and freeing the old one in a loop -> mreads (readers'
  * total), kups (updates per second, all updaters; with one updater, grace periods per second),
- * gpu (grace periods per update, where the library counts them).
+ * gpu (grace periods per update, where the library counts them), ucpu (the updaters' CPU time per
+ * update, us), rcpu (the readers' CPU time per section, ns).
  */
 static bool m_update(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
@@ -410,6 +434,8 @@ static bool m_update(const struct bench_impl *im, const struct figures *in, stru
 	figures_set(out, "mreads", readers ? crew_rate(c, ROLE_READ) / 1e6 : NAN);
 	figures_set(out, "kups", crew_rate(c, ROLE_UPDATE) / 1e3);
 	figures_set(out, "gpu", (im->caps & BENCH_GP_COUNT) && ups ? (double)(gp1 - gp0) / (double)ups : NAN);
+	figures_set(out, "ucpu", crew_cpu_per_op(c, ROLE_UPDATE) / 1e3);
+	figures_set(out, "rcpu", crew_cpu_per_op(c, ROLE_READ));
 	crew_free(c);
 	return true;
 }
@@ -432,7 +458,8 @@ static double quantile(const uint32_t *v, size_t n, double q)
 	return v[i ? i - 1 : 0];
 }
 
-/* sync_idle ms=W: one thread calling synchronize_rcu() with no reader -> us (mean per call), max. */
+/* sync_idle ms=W: one thread calling synchronize_rcu() with no reader -> us (mean per call), max,
+ * cpu (the caller's CPU time per call, us). */
 static bool m_sync_idle(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
 	if (!(im->caps & BENCH_SYNC))
@@ -443,13 +470,15 @@ static bool m_sync_idle(const struct bench_impl *im, const struct figures *in, s
 	const struct worker *w = &c->w[0];
 	figures_set(out, "us", w->ops ? (double)(w->t_end - w->t_start) / (double)w->ops / 1e3 : NAN);
 	figures_set(out, "max", (double)w->lat_max / 1e3);
+	figures_set(out, "cpu", crew_cpu_per_op(c, ROLE_SYNC) / 1e3);
 	crew_free(c);
 	return true;
 }
 
 /*
  * sync_short readers=R ms=W: one synchronize_rcu() caller against R readers in back-to-back short
- * sections -> us (mean per call), p50, p99, max (microseconds, over every call of the run).
+ * sections -> us (mean per call), p50, p99, max (microseconds, over every call of the run), cpu
+ * (the caller's CPU time per call, us), calls.
  */
 static bool m_sync_short(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
@@ -476,6 +505,7 @@ static bool m_sync_short(const struct bench_impl *im, const struct figures *in, 
 	figures_set(out, "p99", quantile(s->lat, s->lat_len, 0.99) / 1e3);
 	figures_set(out, "max", (double)s->lat_max / 1e3);
 	figures_set(out, "calls", (double)s->ops);
+	figures_set(out, "cpu", crew_cpu_per_op(c, ROLE_SYNC) / 1e3);
 	crew_free(c);
 	return true;
 }
@@ -743,10 +773,10 @@ const struct measurement measurements[] = {
 	{ "read", 0, "ms=10", "read sections in one thread for ms -> ns ops", m_read },
 	{ "scale", 0, "threads=1 ms=100", "reader threads -> mreads", m_scale },
 	{ "update", BENCH_UPDATE, "readers=1 updaters=1 ms=100",
-		"readers + updaters (replace, synchronize, free) -> mreads kups gpu", m_update },
-	{ "sync_idle", BENCH_SYNC, "ms=100", "synchronize_rcu() with no reader -> us max", m_sync_idle },
+		"readers + updaters (replace, synchronize, free) -> mreads kups gpu ucpu rcpu", m_update },
+	{ "sync_idle", BENCH_SYNC, "ms=100", "synchronize_rcu() with no reader -> us max cpu", m_sync_idle },
 	{ "sync_short", BENCH_SYNC, "readers=1 ms=100",
-		"synchronize_rcu() against readers in short sections -> us p50 p99 max calls", m_sync_short },
+		"synchronize_rcu() against readers in short sections -> us p50 p99 max calls cpu", m_sync_short },
 	{ "sync_long", BENCH_SYNC, "ms=100",
 		"synchronize_rcu() against one reader in 1 ms sections -> us wake", m_sync_long },
 	{ "sync4", BENCH_SYNC, "hold=0 ms=100", "4 overlapping synchronize_rcu() callers -> calls gpc worst",

@@ -436,6 +436,15 @@ void report_build(void)
 			rd, opt.runs);
 		table_grid(title, 4, ms, hs, true);
 	}
+	{
+		static const char *const cm[] = { "sync_idle_cpu", "sync_r1_cpu", "sync_r2_cpu", "upd_r1_u1_ucpu",
+			"upd_r2_u1_ucpu", "upd_r1_u2_ucpu", "upd_r1_u4_ucpu", "upd_r1_u1_rcpu" };
+		static const char *const ch[] = { "sync, no readers", "sync, 1 reader", "sync, 2 readers",
+			"update, 1+1", "update, 1+2", "update, 2 upd.", "update, 4 upd.", "reader ns, 1+1" };
+		snprintf(title, sizeof title, "CPU time per call: the calling threads' own CPU time (us; the reader's "
+			"in ns), which other processes' preemption does not inflate [median of %d]", opt.runs);
+		table_grid(title, 8, cm, ch, true);
+	}
 	table_metric("sync_long",
 		"synchronize_rcu() latency, 1 reader in back-to-back 1 ms sections (calls that began inside one)",
 		false);

@@ -156,6 +156,8 @@ static void update_run(struct impl *im, int readers, int updaters)
 	collectf(im, "Mreads/s", figures_get(&f, "mreads", NAN), "upd_r%d_u%d_reads", readers, updaters);
 	collectf(im, "k/s", figures_get(&f, "kups", NAN), "upd_r%d_u%d_ups", readers, updaters);
 	collectf(im, "GP/update", figures_get(&f, "gpu", NAN), "upd_r%d_u%d_gpu", readers, updaters);
+	collectf(im, "us CPU/update", figures_get(&f, "ucpu", NAN), "upd_r%d_u%d_ucpu", readers, updaters);
+	collectf(im, "ns CPU/read", figures_get(&f, "rcpu", NAN), "upd_r%d_u%d_rcpu", readers, updaters);
 }
 
 static void section_update(void)
@@ -185,8 +187,10 @@ static void section_sync(void)
 		progress("sync", r, opt.runs);
 		for (int i = 0; i < n; i++) {
 			struct figures f;
-			if (ask(list[i], false, &f, "sync_idle ms=%g", opt.window_ms))
-				collect("sync_idle", list[i], "us", figures_get(&f, "us", NAN));
+			if (!ask(list[i], false, &f, "sync_idle ms=%g", opt.window_ms))
+				continue;
+			collect("sync_idle", list[i], "us", figures_get(&f, "us", NAN));
+			collect("sync_idle_cpu", list[i], "us CPU", figures_get(&f, "cpu", NAN));
 		}
 		for (int c = 0; c < COUNT(sync_readers); c++)
 			for (int i = 0; i < n; i++) {
@@ -198,6 +202,7 @@ static void section_sync(void)
 				collectf(list[i], "us", figures_get(&f, "p50", NAN), "sync_r%d_p50", rd);
 				collectf(list[i], "us", figures_get(&f, "p99", NAN), "sync_r%d_p99", rd);
 				collectf(list[i], "us", figures_get(&f, "max", NAN), "sync_r%d_max", rd);
+				collectf(list[i], "us CPU", figures_get(&f, "cpu", NAN), "sync_r%d_cpu", rd);
 			}
 		for (int i = 0; i < n; i++) {
 			struct figures f;
