@@ -5,15 +5,17 @@
 # peers):
 #   - per read-side section (lock + dereference + field read + unlock, with the loop's own
 #     increment and branch), in the executable and inside the -fPIC shared object;
-#   - per grace period with no other reader (synchronize_rcu() from a registered thread; the
-#     system calls it makes are counted as the instructions that issue them, not the kernel's).
+#   - per grace period (synchronize_rcu() from a registered thread) with no other reader, and
+#     with one other registered reader that stays outside its sections, so that the grace
+#     period must look at it (and MEMB/BP issue membarrier); the system calls are counted as
+#     the instructions that issue them, not the kernel's.
 # Deterministic, so one run each is enough, and the figures hold on a noisy machine.
 #
 #   bench/callgrind.sh BUILD/bench/rcu-bench [N] [--disasm]
 #
 # `rcu-bench --list` says which server executable holds each implementation; each runs
-# `--insn ID N` (a warm-up, then N sections inside bench_insn_measure()) and `--insn-gp ID G`
-# (G = N/100 grace periods inside bench_insn_gp()), the only functions whose instructions are
+# `--insn ID N` (a warm-up, then N sections inside bench_insn_measure()) and `--insn-gp ID G R`
+# (G = N/100 grace periods inside bench_insn_gp(), R = 0 and 1 idle readers), the only functions whose instructions are
 # collected (--collect-atstart=no --toggle-collect). --disasm also prints each read loop as
 # compiled (objdump of the implementation's object file). Writes callgrind.csv and callgrind.md
 # (the tables in Markdown) next to rcu-bench.
@@ -37,18 +39,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 csv=$dir/callgrind.csv
 
-# count EXE FLAG ID COUNT FUNCTION: instructions per operation, or nothing if it cannot
+# count EXE FLAG ID COUNT FUNCTION [READERS]: instructions per operation, or nothing if it cannot
 count() {
 	out=$tmp/cg.out
 	rm -f "$out"
 	valgrind --tool=callgrind --callgrind-out-file="$out" --collect-atstart=no \
-		--toggle-collect="$5" "$1" "$2" "$3" "$4" >/dev/null 2>"$tmp/log" || return 1
+		--toggle-collect="$5" "$1" "$2" "$3" "$4" ${6:+"$6"} >/dev/null 2>"$tmp/log" || return 1
 	ir=$(awk '/^(summary|totals):/ { print $2; exit }' "$out")
 	awk -v ir="$ir" -v n="$4" 'BEGIN { printf "%.2f", ir / n }'
 }
 
 "$bench" --list >"$tmp/list"
-echo "id,instructions_per_section,instructions_per_gp" >"$csv"
+echo "id,instructions_per_section,instructions_per_gp,instructions_per_gp_1_reader" >"$csv"
 while read -r id exe; do
 	case $id in
 	map:*) continue ;;
@@ -56,12 +58,15 @@ while read -r id exe; do
 	esac
 	r=$(count "$exe" --insn "$id" "$n" bench_insn_measure) ||
 		{ echo "callgrind.sh: $id failed:" >&2; cat "$tmp/log" >&2; continue; }
-	g=-
+	g=- g1=-
 	case $id in
 	so:*) ;;
-	*) g=$(count "$exe" --insn-gp "$id" "$gp" bench_insn_gp) || g=- ;;
+	*)
+		g=$(count "$exe" --insn-gp "$id" "$gp" bench_insn_gp 0) || g=-
+		g1=$(count "$exe" --insn-gp "$id" "$gp" bench_insn_gp 1) || g1=-
+		;;
 	esac
-	echo "$id,$r,$g" >>"$csv"
+	echo "$id,$r,$g,$g1" >>"$csv"
 done <"$tmp/list"
 
 # The system liburcu's version, for the headings.
@@ -78,10 +83,10 @@ report() { # $1: text or md
 			else
 				printf "  %-9s %8s %12s %9s %14s %12s %9s %12s %15s\n", a, b, c, d, e, f, g, h, i
 		}
-		function get(k, col) { return (k in v) ? (col == 2 ? v[k] : w[k]) : "-" }
+		function get(k, col) { return (k in v) ? (col == 2 ? v[k] : col == 3 ? w[k] : w1[k]) : "-" }
 		function ratio(a, b) { return (a != "-" && b != "-" && b > 0) ? sprintf("%.2f", a / b) : "-" }
 		function title(s) { if (fmt == "md") printf "\n**%s**\n\n", s; else printf "\n%s\n", s }
-		NR > 1 { v[$1] = $2; w[$1] = $3; if ($1 ~ /^ours-/) fl[++nf] = substr($1, 6) }
+		NR > 1 { v[$1] = $2; w[$1] = $3; w1[$1] = $4; if ($1 ~ /^ours-/) fl[++nf] = substr($1, 6) }
 		END {
 			if (absent != "")
 				printf "%sliburcu new absent:%s\n", fmt == "md" ? "\n" : "", absent
@@ -98,25 +103,26 @@ report() { # $1: text or md
 			for (i = 1; i <= 3; i++)
 				if (g[i] in v)
 					row(g[i], v[g[i]], "", "", "", "", g[i] == "floor" ? get("so:floor", 2) : "", "", "")
-			title("instructions per grace period, no other reader (callgrind, " gp " synchronize_rcu() calls from a registered thread; system calls count as the instructions that issue them)")
+			title("instructions per grace period (callgrind, " gp " synchronize_rcu() calls from a registered thread, with no other reader and with one registered reader outside its sections; system calls count as the instructions that issue them)")
 			if (fmt == "md") {
-				printf "| flavour | ours | liburcu new | ours/new | liburcu %s | ours/%s |\n", sysv, sysv
-				print "| --- | ---: | ---: | ---: | ---: | ---: |"
+				printf "| flavour | ours | liburcu new | ours/new | liburcu %s | ours/%s | 1 reader: ours | liburcu new | ours/new | liburcu %s | ours/%s |\n", sysv, sysv, sysv, sysv
+				print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 			} else {
-				printf "  %-9s %8s %12s %9s %14s %12s\n", "flavour", "ours", "liburcu new", "ours/new", "liburcu " sysv, "ours/" sysv
+				printf "  %-9s %8s %12s %9s %14s %12s  %14s %12s %9s %14s %12s\n", "flavour", "ours", "liburcu new", "ours/new", "liburcu " sysv, "ours/" sysv, "1 reader: ours", "liburcu new", "ours/new", "liburcu " sysv, "ours/" sysv
 			}
 			for (i = 1; i <= nf; i++) {
 				f = fl[i]; o = get("ours-" f, 3); u = get("liburcu-new-" f, 3); s = get("liburcu-sys-" f, 3)
+				o1 = get("ours-" f, 4); u1 = get("liburcu-new-" f, 4); s1 = get("liburcu-sys-" f, 4)
 				if (fmt == "md")
-					printf "| %s | %s | %s | %s | %s | %s |\n", f, o, u, ratio(o, u), s, ratio(o, s)
+					printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f, o, u, ratio(o, u), s, ratio(o, s), o1, u1, ratio(o1, u1), s1, ratio(o1, s1)
 				else
-					printf "  %-9s %8s %12s %9s %14s %12s\n", f, o, u, ratio(o, u), s, ratio(o, s)
+					printf "  %-9s %8s %12s %9s %14s %12s  %14s %12s %9s %14s %12s\n", f, o, u, ratio(o, u), s, ratio(o, s), o1, u1, ratio(o1, u1), s1, ratio(o1, s1)
 			}
 			if ("ck_epoch" in w && w["ck_epoch"] != "-") {
 				if (fmt == "md")
-					printf "| ck_epoch | %s | | | | |\n", w["ck_epoch"]
+					printf "| ck_epoch | %s | | | | | %s | | | | |\n", w["ck_epoch"], w1["ck_epoch"]
 				else
-					printf "  %-9s %8s\n", "ck_epoch", w["ck_epoch"]
+					printf "  %-9s %8s %12s %9s %14s %12s  %14s\n", "ck_epoch", w["ck_epoch"], "", "", "", "", w1["ck_epoch"]
 			}
 		}' "$csv"
 }

@@ -8,7 +8,8 @@
  *   rcu-bench-GROUP --serve ID [--no-pin]  measure ID: commands on stdin, answers on stdout
  *                                          (bench/figures.h has the protocol)
  *   rcu-bench-GROUP --insn ID N            N read-side sections of ID        (bench/callgrind.sh)
- *   rcu-bench-GROUP --insn-gp ID N         N grace periods of ID, no reader  (bench/callgrind.sh)
+ *   rcu-bench-GROUP --insn-gp ID N [R]     N grace periods of ID with R registered readers that
+ *                                          stay outside sections (default 0)  (bench/callgrind.sh)
  *
  * The driver (rcu-bench) starts one server per implementation and keeps it for the whole
  * invocation, or a fresh one per run where a measurement wants a fresh process (peak RSS). A
@@ -25,6 +26,7 @@
 #include "figures.h"
 #include "measure.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,13 +137,42 @@ static int serve(const char *id)
 	_exit(0);
 }
 
-static int insn(const char *id, const char *count, bool gp)
+/* An idle reader for --insn-gp: registered, outside any section (QSBR: offline), blocked. */
+struct idle_reader {
+	const struct bench_impl *im;
+	pthread_barrier_t *ready, *done;
+};
+
+static void *idle_reader_main(void *arg)
+{
+	struct idle_reader *r = arg;
+	r->im->thread_init();
+	volatile uint64_t sink = r->im->read_loop(10); /* first use: BP registers here */
+	(void)sink;
+	r->im->block_begin();
+	pthread_barrier_wait(r->ready);
+	pthread_barrier_wait(r->done);
+	r->im->block_end();
+	r->im->thread_fini();
+	return NULL;
+}
+
+static int insn(const char *id, const char *count, bool gp, int readers)
 {
 	const struct bench_impl *im = find_impl(id);
 	uint64_t n = strtoull(count, NULL, 10);
-	if (!im || !n || (gp && !(im->caps & BENCH_SYNC)))
+	if (!im || !n || (gp && !(im->caps & BENCH_SYNC)) || readers < 0 || readers > 64)
 		return 2;
 	im->setup();
+	pthread_barrier_t ready, done;
+	pthread_t tid[64];
+	struct idle_reader r = { im, &ready, &done };
+	pthread_barrier_init(&ready, NULL, (unsigned)readers + 1);
+	pthread_barrier_init(&done, NULL, (unsigned)readers + 1);
+	for (int i = 0; i < readers; i++)
+		if (pthread_create(&tid[i], NULL, idle_reader_main, &r) != 0)
+			return 1;
+	pthread_barrier_wait(&ready);
 	im->thread_init();
 	if (gp) {
 		for (int i = 0; i < 10; i++) /* first use: the library's set-up, the TLS */
@@ -153,12 +184,15 @@ static int insn(const char *id, const char *count, bool gp)
 		(void)sink;
 	}
 	im->thread_fini();
+	pthread_barrier_wait(&done);
+	for (int i = 0; i < readers; i++)
+		pthread_join(tid[i], NULL);
 	return 0;
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rcu-bench-%s --list | --serve ID [--no-pin] | --insn ID N | --insn-gp ID N\n"
+	fprintf(stderr, "usage: rcu-bench-%s --list | --serve ID [--no-pin] | --insn ID N | --insn-gp ID N [R]\n"
 		"(a server for rcu-bench: run rcu-bench)\n", bench_group);
 	exit(2);
 }
@@ -178,9 +212,9 @@ int main(int argc, char **argv)
 		return serve(argv[2]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "--insn"))
-		return insn(argv[2], argv[3], false);
-	if (argc == 4 && !strcmp(argv[1], "--insn-gp"))
-		return insn(argv[2], argv[3], true);
+		return insn(argv[2], argv[3], false, 0);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--insn-gp"))
+		return insn(argv[2], argv[3], true, argc == 5 ? atoi(argv[4]) : 0);
 	usage();
 	return 2;
 }
