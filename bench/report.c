@@ -559,26 +559,60 @@ static void render_targets(FILE *f, bool md)
 	}
 }
 
-/* The run's conditions, in one paragraph (text or Markdown). */
+/* Print prose wrapped at 100 columns (a '\n' in the text starts a new line). */
+static void prose(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void prose(FILE *f, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	int col = 0;
+	for (char *p = buf; *p;) {
+		if (*p == '\n') {
+			fputc('\n', f);
+			col = 0;
+			p++;
+			continue;
+		}
+		size_t w = strcspn(p, " \n");
+		if (col > 0 && col + 1 + (int)w > 100) {
+			fputc('\n', f);
+			col = 0;
+		} else if (col > 0) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, w, f);
+		col += (int)w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	if (col > 0)
+		fputc('\n', f);
+}
+
+/* The run's conditions (text or Markdown): when, where, the load, the implementations. */
 static void render_conditions(FILE *f, bool md)
 {
-	fprintf(f, "%sMeasured %s on %s (%d CPUs, Linux %s) with `%s`: %d interleaved runs of %g ms per "
-		"figure, %.0f s in all; 1-minute load average %.2f at the start, %.2f at the end.\n",
-		md ? "" : "rcu-bench: ", run.date, run.machine, opt.cpus, run.kernel, opt.command, opt.runs,
-		opt.window_ms, run.secs, run.load_start, run.load_end);
+	prose(f, "%sMeasured %s on %s (%d CPUs, Linux %s) with `%s`: %d interleaved runs of %g ms per "
+		"figure, every implementation in a process of its own, %.0f s in all; 1-minute load average "
+		"%.2f at the start, %.2f at the end.", md ? "" : "rcu-bench: ", run.date, run.machine,
+		opt.cpus, run.kernel, opt.command, opt.runs, opt.window_ms, run.secs, run.load_start,
+		run.load_end);
 	if (run.busy)
-		fprintf(f, "%sThe machine was busier than its %d CPUs (load average above %d): other processes "
+		prose(f, "%sThe machine was busier than its %d CPUs (load average above %d): other processes "
 			"shared the CPUs, so the figures are noisy; compare min and max before reading anything "
-			"into a difference.\n", md ? "\n**" : "NOTE: ", opt.cpus, opt.cpus);
-	if (run.busy && md)
-		fprintf(f, "**\n");
+			"into a difference.%s", md ? "\n**" : "NOTE: ", opt.cpus, opt.cpus, md ? "**" : "");
 	fprintf(f, md ? "\nImplementations:\n\n" : "implementations:\n");
 	for (int i = 0; i < ngroups; i++) {
 		const struct group *g = groups[i];
 		if (g->present)
-			fprintf(f, "%s%s: %s\n", md ? "- " : "  ", g->name, g->version);
+			prose(f, "%s%s: %s", md ? "- " : "  ", g->name, g->version);
 		else
-			fprintf(f, "%s%s: absent: %s%s\n", md ? "- " : "  ", g->name, g->absent,
+			prose(f, "%s%s: absent: %s%s", md ? "- " : "  ", g->name, g->absent,
 				strcmp(g->name, PRIMARY) ? "" : "; the ratios against it are missing and the tables "
 				"carry on with the system's liburcu");
 	}
@@ -755,16 +789,24 @@ static void write_readme(void)
 	FILE *f = open_out("rcu-bench-readme.md", path, sizeof path);
 	if (!f)
 		return;
-	const struct group *n = group_find(PRIMARY), *sy = group_find(SECONDARY);
-	fprintf(f, "One read-side section (`rcu_read_lock(); p = rcu_dereference(ptr); sum += p->value; "
-		"rcu_read_unlock();`), one thread, each flavour against the same flavour of %s (%s) and of "
-		"%s (%s), both built with `_LGPL_SOURCE`; every implementation in a process of its own, runs "
-		"interleaved; medians of %d runs on %s (%d CPUs, Linux %s), %s, 1-minute load average %.2f "
-		"at the start and %.2f at the end%s, with `%s`:\n\n", primary_label,
-		n && n->present ? n->version : n ? n->absent : "not built", secondary_label,
-		sy && sy->present ? sy->version : sy ? sy->absent : "not built", opt.runs, run.machine,
-		opt.cpus, run.kernel, run.date, run.load_start, run.load_end,
-		run.busy ? " (busier than its CPUs: the figures are noisy)" : "", opt.command);
+	prose(f, "Measured %s on %s (%d CPUs, Linux %s) with `%s`: medians of %d interleaved runs, every "
+		"implementation in a process of its own; 1-minute load average %.2f at the start and %.2f at "
+		"the end%s. Each flavour is compared with the same flavour of liburcu, built with "
+		"`_LGPL_SOURCE`:", run.date, run.machine, opt.cpus, run.kernel, opt.command, opt.runs,
+		run.load_start, run.load_end, run.busy ? " (busier than its CPUs: the figures are noisy)" : "");
+	fputc('\n', f);
+	for (int k = 1; k < NRCU; k++) {
+		const struct group *g = group_find(rcu_names[k]);
+		if (!g)
+			continue;
+		if (g->present)
+			prose(f, "- %s: %s", peer_label(g->name), g->version);
+		else
+			prose(f, "- %s: %s", peer_label(g->name), g->absent);
+	}
+	prose(f, "\nOne read-side section (`rcu_read_lock(); p = rcu_dereference(ptr); sum += p->value; "
+		"rcu_read_unlock();`), one thread:");
+	fputc('\n', f);
 	fprintf(f, "| flavour | ours (ns) | %s (ns) | ours / %s | %s (ns) | ours / %s | in a `-fPIC` shared "
 		"object: ours / %s |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n", primary_label,
 		primary_tag, secondary_label, secondary_tag, primary_tag);
@@ -788,10 +830,11 @@ static void write_readme(void)
 	if (fl) {
 		char a[24];
 		fmt_num(a, sizeof a, fl->med);
-		fprintf(f, "\nThe unsynchronized floor (the same loop with no section) is %s ns.\n", a);
+		prose(f, "\nThe unsynchronized floor (the same loop with no section) is %s ns.", a);
 	}
-	fprintf(f, "\nThe update side, as ratios ours / %s (ours / %s in parentheses); each heading says "
-		"which way is better:\n\n", primary_label, secondary_label);
+	prose(f, "\nThe update side, as ratios ours / %s (ours / %s in parentheses); each heading says "
+		"which way is better:", primary_label, secondary_label);
+	fputc('\n', f);
 	fprintf(f, "| flavour | grace periods/s, 1 updater + 1 reader (higher is better) | updates/s, 2 "
 		"updaters + 1 reader (higher is better) | call_rcu + rcu_barrier per callback (lower is better) "
 		"| synchronize_rcu(), no readers (lower is better) | synchronize_rcu() p99, 1 reader (lower is "
