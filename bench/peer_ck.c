@@ -6,6 +6,8 @@
  * ck_epoch_begin/ck_epoch_end without a section object (the cheapest form), synchronize is
  * ck_epoch_synchronize, call_rcu is ck_epoch_call and the barrier is ck_epoch_barrier, which
  * waits and then runs the calling record's deferred callbacks itself (ck has no worker thread).
+ * A producer of callbacks calls ck_epoch_poll() every 1024 of them, as a ck user must for its
+ * callbacks to run before the barrier (the equivalent of the RCU bodies' quiescent state).
  */
 #include "bench.h"
 
@@ -20,9 +22,9 @@ struct ck_node {
 };
 
 static ck_epoch_t ck_domain;
-static struct ck_node ck_initial = { .value = 1 };
-static struct ck_node *_Atomic ck_ptr = &ck_initial;
-static uint64_t ck_version = 1;
+static _Alignas(128) struct ck_node ck_initial = { .value = 1 };
+static _Alignas(128) struct ck_node *_Atomic ck_ptr = &ck_initial; /* alone, as in rcu_body.h */
+static _Alignas(128) _Atomic uint64_t ck_version = 1;
 static _Thread_local ck_epoch_record_t *ck_me;
 
 static void ck_setup(void)
@@ -84,7 +86,7 @@ static void ck_update(void)
 	struct ck_node *n = malloc(sizeof *n);
 	if (!n)
 		abort();
-	n->value = ++ck_version;
+	n->value = atomic_fetch_add_explicit(&ck_version, 1, memory_order_relaxed) + 1;
 	struct ck_node *old = atomic_exchange_explicit(&ck_ptr, n, memory_order_acq_rel);
 	ck_epoch_synchronize(ck_me);
 	if (old != &ck_initial)
@@ -104,6 +106,7 @@ struct ck_cb {
 static struct ck_cb *ck_cb_array;
 static size_t ck_cb_size;
 static _Atomic uint64_t ck_cb_done;
+static _Atomic uint64_t ck_malloc_done;
 
 static void ck_cb_count(ck_epoch_entry_t *e)
 {
@@ -113,6 +116,7 @@ static void ck_cb_count(ck_epoch_entry_t *e)
 
 static void ck_cb_free(ck_epoch_entry_t *e)
 {
+	atomic_fetch_add_explicit(&ck_malloc_done, 1, memory_order_relaxed);
 	free(e);
 }
 
@@ -141,9 +145,13 @@ static void ck_call_malloc(size_t n, size_t bytes, bool in_section)
 		for (size_t j = 0; j < bytes / sizeof(uint64_t); j++)
 			c->payload[j] = j;
 		ck_epoch_call(ck_me, &c->entry, ck_cb_free);
+		if ((i & 1023) == 1023 && !in_section)
+			ck_epoch_poll(ck_me);
 	}
 	if (in_section)
 		ck_epoch_end(ck_me, NULL);
+	else
+		ck_epoch_poll(ck_me);
 }
 
 static void ck_barrier(void)
@@ -154,6 +162,11 @@ static void ck_barrier(void)
 static uint64_t ck_callbacks_done(void)
 {
 	return atomic_load_explicit(&ck_cb_done, memory_order_relaxed);
+}
+
+static uint64_t ck_malloc_done_count(void)
+{
+	return atomic_load_explicit(&ck_malloc_done, memory_order_relaxed);
 }
 
 static uint64_t ck_pending_max(void)
@@ -178,5 +191,6 @@ const struct bench_impl bench_ck_epoch = {
 	.call_malloc = ck_call_malloc,
 	.barrier = ck_barrier,
 	.callbacks_done = ck_callbacks_done,
+	.malloc_done = ck_malloc_done_count,
 	.pending_max = ck_pending_max,
 };
