@@ -76,8 +76,9 @@
  *   RCU_C11_FENCES               full fences are C11 atomic_thread_fence(memory_order_seq_cst)
  *                                and the spin-wait hint is no instruction, instead of inline asm:
  *                                the code a C11 model checker can read. Per program.
- *   RCU_SPIN_SCANS               scans of the readers an updater spins before it sleeps
- *                                (default 100). Per program.
+ *   RCU_SPIN_SCANS               looks at the readers' slots, one pause apart, that an updater
+ *                                spends before it sleeps (default 500; 0 sleeps at once). Per
+ *                                program.
  *   RCU_CALLBACK_HIGH_WATER      pending callbacks above which call_rcu() callers outside a
  *                                read-side section help reclaim (default 10000). Per program.
  *   RCU_STALL_TIMEOUT_MS         a grace period that waits longer prints which threads hold it up
@@ -183,7 +184,7 @@
 #error "rcu.h: RCU_STALL_TIMEOUT_MS must be 0 (off) or a positive number of milliseconds"
 #endif
 #ifndef RCU_SPIN_SCANS
-#define RCU_SPIN_SCANS 100
+#define RCU_SPIN_SCANS 500
 #endif
 #if RCU_SPIN_SCANS < 0
 #error "rcu.h: RCU_SPIN_SCANS must be 0 or a positive number of scans"
@@ -1568,15 +1569,20 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  * the lock, or run the next grace period for all of them together: N overlapping callers cost
  * at most two grace periods.
  *
- * The updater spins for RCU_SPIN_SCANS scans, then arms gp_futex, forces the readers' fences
- * again (G3), rescans, and sleeps; the reader that leaves last sees the futex armed and wakes it
- * (R3). Where readers do not fence after their clear (MB, MEMB without membarrier, SRCU readers
- * in QSBR), the updater sleeps at most RCU__LAZY_WAKE_NS before it rescans.
+ * The updater waits for the readers one at a time in one pass over the registry, looking at a
+ * reader's slot up to RCU_SPIN_SCANS times (one pause apart) in all. Then it yields the CPU once
+ * and tries again; then it arms gp_futex, forces the readers' fences again (G3), rescans, and
+ * sleeps; the reader that leaves last sees the futex armed and wakes it (R3). Where readers do
+ * not fence after their clear (MB, MEMB without membarrier, SRCU readers in QSBR), the updater
+ * sleeps at most RCU__LAZY_WAKE_NS before it rescans. A caller that finds another running the
+ * grace period it needs looks for the completion RCU__SHARE_SPIN times before it sleeps on
+ * gp_done_word, so that sharing a short grace period costs no system call.
  *
  * The SRCU worker may not block on one domain, so it drives a grace period in steps instead
  * (RCU__SYM(gp_poll)): advance and scan once, arm and rescan, and come back when a reader wakes it.
  */
 #define RCU__SPIN_SCANS RCU_SPIN_SCANS
+#define RCU__SHARE_SPIN 2000       /* looks for another caller's completion before sleeping */
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX
@@ -1914,27 +1920,53 @@ static inline void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r,
 
 RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns);
 
-/* Is every reader of gp outside the sections that grace period `target` waits for? */
-static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
+/* Does reader r hold a section of gp that grace period `target` waits for? Registry lock held. */
+static inline bool rcu__reader_holds(struct rcu__gp *gp, struct rcu__reader *r, uint64_t target)
+{
+	if (gp->kind == RCU__GP_DEFAULT) {
+		/* G2: acquire: pairs with R2/Q1, the readers' release of their slots. */
+		uint64_t seq = rcu__load(&r->seq, RCU__ACQUIRE);
+		return seq != 0 && seq < target;
+	}
+	for (int k = 0; k < RCU_SRCU_NESTING; k++) {
+		/* G2, for SRCU slots: acquire, then the tag (see docs/ordering.md, slot reuse). */
+		uint64_t seq = rcu__load(&r->srcu[k].seq, RCU__ACQUIRE);
+		if (seq != 0 && seq < target && rcu__load(&r->srcu[k].gp, RCU__RELAXED) == gp)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Wait, spinning, until every reader of gp is outside the sections that grace period `target`
+ * waits for: one pass over the registry under its lock, waiting for each reader in turn. A reader
+ * seen outside once needs no second look (a section it begins later is not one the grace period
+ * waits for), so the pass never goes back. Returns false, with the lock released, when a reader
+ * still holds a section after *budget more looks at it (0: one look each, no spinning).
+ */
+static inline bool rcu__readers_wait(struct rcu__gp *gp, uint64_t target, unsigned *budget)
 {
 	struct rcu__state *s = gp->owner;
 	bool done = true;
 	pthread_mutex_lock(&s->registry_lock);
-	for (struct rcu__reader *r = s->readers; r && done; r = r->next) {
-		if (gp->kind == RCU__GP_DEFAULT) {
-			/* G2: acquire: pairs with R2/Q1, the readers' release of their slots. */
-			uint64_t seq = rcu__load(&r->seq, RCU__ACQUIRE);
-			done = seq == 0 || seq >= target;
-			continue;
+	for (struct rcu__reader *r = s->readers; r && done; r = r->next)
+		while (rcu__reader_holds(gp, r, target)) {
+			if (*budget == 0) {
+				done = false;
+				break;
+			}
+			(*budget)--;
+			rcu__cpu_relax();
 		}
-		for (int k = 0; k < RCU_SRCU_NESTING && done; k++) {
-			/* G2, for SRCU slots: acquire, then the tag (see docs/ordering.md, slot reuse). */
-			uint64_t seq = rcu__load(&r->srcu[k].seq, RCU__ACQUIRE);
-			done = seq == 0 || seq >= target || rcu__load(&r->srcu[k].gp, RCU__RELAXED) != gp;
-		}
-	}
 	pthread_mutex_unlock(&s->registry_lock);
 	return done;
+}
+
+/* Is every reader of gp outside the sections that grace period `target` waits for? One look each. */
+static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
+{
+	unsigned none = 0;
+	return rcu__readers_wait(gp, target, &none);
 }
 
 /* Is any thread in the registry besides `self`? */
@@ -1949,14 +1981,21 @@ static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *
 RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
 {
 	uint64_t start = RCU_STALL_TIMEOUT_MS > 0 ? rcu__now_ns() : 0;
-	bool reported = false;
+	bool reported = false, yielded = false;
 	(void)start;
 	(void)reported;
-	for (unsigned scan = 0;; scan++) {
-		if (rcu__readers_done(gp, target))
+	for (;;) {
+		unsigned budget = RCU__SPIN_SCANS;
+		if (rcu__readers_wait(gp, target, &budget))
 			return;
-		if (scan < RCU__SPIN_SCANS) {
-			rcu__cpu_relax();
+		/*
+		 * Before sleeping, give the CPU away once: on a machine with more runnable threads than
+		 * CPUs, the reader we wait for may be waiting for ours, and a yield is cheaper than
+		 * arming the futex and being woken.
+		 */
+		if (!yielded && RCU__SPIN_SCANS > 0) {
+			yielded = true;
+			sched_yield();
 			continue;
 		}
 		rcu__store(&gp->gp_futex, RCU__FUTEX_ARMED, RCU__RELAXED);
@@ -1983,7 +2022,8 @@ RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
 /* The end of a grace period: publish it, and wake those who wait for it. Caller holds gp_lock. */
 static inline void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 {
-	rcu__fetch_add(&gp->gp_count, 1, RCU__RELAXED);
+	/* Only gp_lock's holder writes the count: a plain increment, read atomically by statistics. */
+	rcu__store(&gp->gp_count, rcu__load(&gp->gp_count, RCU__RELAXED) + 1, RCU__RELAXED);
 	/*
 	 * G4: release: the readers' sections (seen through G2) before the completion. Also
 	 * seq_cst, for the store-buffering pair with a waiter (D1: waiters++, then the check).
@@ -2033,6 +2073,18 @@ RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
 			return;
 		if (pthread_mutex_trylock(&gp->gp_lock) == 0)
 			break;
+		/*
+		 * Another caller runs a grace period. It usually ends within microseconds: look for
+		 * its completion for a while (RCU__SHARE_SPIN looks, one pause apart) before sleeping,
+		 * so that sharing a short grace period costs no futex wake and no context switch.
+		 */
+		bool changed = false;
+		for (unsigned i = 0; i < RCU__SHARE_SPIN && !changed; i++) {
+			rcu__cpu_relax();
+			changed = rcu__load(&gp->gp_done_word, RCU__RELAXED) != word;
+		}
+		if (changed)
+			continue;
 		rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
 		if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
 			rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
@@ -3452,6 +3504,8 @@ struct rcu__copies {
 	char object[4][160];
 };
 
+/* It reads whole data segments, padding and sanitizer redzones included: not instrumented. */
+__attribute__((no_sanitize_address, no_sanitize("thread"), no_sanitize("undefined")))
 static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *arg)
 {
 	struct rcu__copies *c = (struct rcu__copies *)arg;
