@@ -508,7 +508,8 @@ struct rcu__state;
  * with the domain it serves. A thread has RCU_SRCU_NESTING of them in its reader record.
  */
 struct rcu__srcu_slot {
-	struct rcu__gp *gp; /* (atomic) the domain; owner writes it before seq, updaters read */
+	RCU__ALIGNAS(32) struct rcu__gp *gp; /* (atomic) the domain; owner writes it before seq,
+						updaters read. 32-byte slots: the index is a shift */
 	uint64_t seq;       /* (atomic) 0 outside a section, else the domain's gp_seq at entry */
 	uint32_t nesting;   /* owner only: sections nested inside the outermost one */
 #if defined(RCU_DEBUG)
@@ -988,27 +989,39 @@ static inline void rcu_thread_online(void) RCU__NOEXCEPT
 #endif
 }
 
-/* SRCU: the outermost section of domain gp in a slot that already serves it. */
+/* SRCU: a section of domain gp in slot k, which serves gp. */
+__attribute__((always_inline)) static inline int rcu__srcu_enter(struct rcu__gp *gp, struct rcu__srcu_slot *s, int k,
+							       const char *file, int line)
+{
+	if (RCU__LIKELY(s->seq == 0)) {
+#if defined(RCU_DEBUG)
+		s->section_file = file;
+		s->section_line = line;
+		s->section_start_ns = rcu__now_ns();
+#else
+		(void)file;
+		(void)line;
+#endif
+		rcu__slot_enter(gp, &s->seq);
+	} else {
+		s->nesting++;
+	}
+	return k;
+}
+
+/*
+ * SRCU: the slot that serves domain gp: slot 0 first (a thread that reads one domain finds it
+ * there, and the index is a constant), then the others, then the slow path's free slot.
+ */
 static inline int rcu__srcu_lock_at(struct srcu_struct *ssp, const char *file, int line)
 {
 	struct rcu__reader *r = rcu__self();
 	struct rcu__gp *gp = &ssp->gp;
-	for (int k = 0; k < RCU_SRCU_NESTING; k++) {
-		struct rcu__srcu_slot *s = &r->srcu[k];
-		if (s->gp != gp)
-			continue;
-		if (s->seq != 0) {
-			s->nesting++;
-		} else {
-#if defined(RCU_DEBUG)
-			s->section_file = file;
-			s->section_line = line;
-			s->section_start_ns = rcu__now_ns();
-#endif
-			rcu__slot_enter(gp, &s->seq);
-		}
-		return k;
-	}
+	if (RCU__LIKELY(r->srcu[0].gp == gp))
+		return rcu__srcu_enter(gp, &r->srcu[0], 0, file, line);
+	for (int k = 1; k < RCU_SRCU_NESTING; k++)
+		if (r->srcu[k].gp == gp)
+			return rcu__srcu_enter(gp, &r->srcu[k], k, file, line);
 	return RCU__SYM(srcu_lock_slow)(gp, r, file, line);
 }
 
@@ -1042,6 +1055,7 @@ static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx) RCU__NOEXC
 	RCU__CHECK(idx >= 0 && idx < RCU_SRCU_NESTING && r->srcu[idx].gp == &ssp->gp && r->srcu[idx].seq != 0,
 		"srcu_read_unlock()", "no matching srcu_read_lock() of this domain in this thread: the index or the domain is wrong, or the unlock is unbalanced");
 	struct rcu__srcu_slot *s = &r->srcu[idx];
+	__asm__("" : "+r"(s)); /* one address computation for both fields (GCC makes two) */
 	if (RCU__LIKELY(s->nesting == 0))
 		rcu__slot_exit(&ssp->gp, &s->seq);
 	else
