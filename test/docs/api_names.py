@@ -310,8 +310,19 @@ def main():
         per_flavour = {}
         for defines, names in built:
             per_flavour.setdefault(defines[0], set()).update(names)
+        # The sentence may except liburcu's flavour-prefixed names ("urcu_<flavour>_"): then each
+        # of them must exist in its own flavour and in no other.
+        prefixed = re.compile(r'urcu_(qsbr|memb|mb|bp)_') if 'urcu_<flavour>_' in m.group(0) else None
         for fl, have in sorted(per_flavour.items()):
+            flavour = fl.replace('RCU_FLAVOUR_', '').lower()
             for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
+                pm = prefixed.match(name) if prefixed else None
+                if pm:
+                    if (pm.group(1) == flavour) != (name in have):
+                        rep.error(f'rcu.h:{line}', f'`{name}` is {"not " if name not in have else ""}defined with '
+                                  f'-D{fl}, but {API_DOC}:{claim_line} says urcu_<flavour>_ names exist in their own '
+                                  'flavour only', 'define it in its flavour alone')
+                    continue
                 if kind != 'configuration macro' and name not in have:
                     rep.error(f'rcu.h:{line}', f'`{name}` is not defined with -D{fl}, but {API_DOC}:{claim_line} says '
                               'every flavour defines every name',
