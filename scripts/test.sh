@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite: the README's test command.
 #   scripts/test.sh            every test of every flavour that is not in the `slow` suite
-#   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer (not the
+#                              compile and docs checks, which a sanitizer cannot change)
 #   scripts/test.sh --tsan     the same under ThreadSanitizer
 #   scripts/test.sh --slow     the long runs (torture, stress) as well
 #   scripts/test.sh --all      default, ASan+UBSan, TSan and the spin model: what CI runs
@@ -40,12 +41,12 @@ case "$mode" in
 default) run build --no-suite slow -- ;;
 --slow) run build -- ;;
 --asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run build-asan --no-suite slow --no-suite compile --timeout-multiplier 3 -- \
+	run build-asan --no-suite slow --no-suite compile --no-suite docs --timeout-multiplier 3 -- \
 	-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --tsan) # TSan: the same suite. Criterion cannot start under TSan (its issue #274: "Could not
 	# initialize inheritable arena"), so test/meson.build builds the tests against test/runner.h.
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 RCU_TEST_TIMEOUT_SCALE=4 \
-	run build-tsan --no-suite slow --no-suite compile --timeout-multiplier 4 -- \
+	run build-tsan --no-suite slow --no-suite compile --no-suite docs --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --all)
 	"$0"
