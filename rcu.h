@@ -92,6 +92,10 @@
  *                                Per translation unit.
  *   RCU_CACHE_LINE               alignment of per-thread and shared hot words (default 64, 128 on
  *                                aarch64 and ppc64). Per program.
+ *   RCU_MODEL_SELF(), RCU_NO_CONSTRUCTOR   for model checkers only (verify/genmc): the reader
+ *                                record comes from the expression RCU_MODEL_SELF() instead of a
+ *                                thread-local (and split-state detection is left out); set-up
+ *                                happens at first use instead of at load. Per program.
  *   RCU_LIBURCU_NAMES            also define liburcu's names (cds_list_*, cds_hlist_*,
  *                                urcu_<flavour>_*, caa_*, cmm_*, uatomic_*, defer_rcu). Per
  *                                translation unit.
@@ -682,7 +686,6 @@ struct rcu__state {
 
 /* The process-wide objects: weak, default visibility, one copy per process and flavour. */
 extern struct rcu__state RCU__SYM(state);
-extern RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader);
 #if defined(__cplusplus)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -691,7 +694,6 @@ RCU__WEAK struct rcu__state RCU__SYM(state) = { RCU__STATE_MAGIC, &RCU__SYM(stat
 #else
 RCU__WEAK struct rcu__state RCU__SYM(state) = { .magic = RCU__STATE_MAGIC, .self = &RCU__SYM(state) };
 #endif
-RCU__WEAK RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
 
 /* This translation unit's per-program settings. */
 static const struct rcu__config rcu__unit_config RCU__UNUSED = {
@@ -703,6 +705,21 @@ static const struct rcu__config rcu__unit_config RCU__UNUSED = {
 #define RCU__STATE (&RCU__SYM(state))
 #define RCU__GP (&RCU__SYM(state).gp)
 
+/*
+ * The calling thread's reader record. RCU_MODEL_SELF(), for model checking only (verify/genmc),
+ * is an expression that gives it in place of the thread-local, which then does not exist: a
+ * model checker's thread-locals may not be readable by other threads (the updater reads every
+ * reader's record).
+ */
+#if defined(RCU_MODEL_SELF)
+static inline struct rcu__reader *rcu__self(void)
+{
+	return RCU_MODEL_SELF();
+}
+#else
+extern RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader);
+RCU__WEAK RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
+
 static inline struct rcu__reader *rcu__self(void)
 {
 	struct rcu__reader *r = &RCU__SYM(reader);
@@ -712,6 +729,7 @@ static inline struct rcu__reader *rcu__self(void)
 #endif
 	return r;
 }
+#endif
 
 /*
  * Is the thread inside rcu_read_lock()? MEMB/MB/BP: its slot is set exactly while it is (gp_seq
@@ -1751,11 +1769,13 @@ RCU__WEAK void RCU__SYM(init)(struct rcu__state *s)
  * unit's per-program settings are checked against the units loaded before it. Costs one key and
  * one membarrier registration per process.
  */
+#if !defined(RCU_NO_CONSTRUCTOR)
 __attribute__((constructor)) static void rcu__constructor(void)
 {
 	RCU__SYM(check_config)(RCU__STATE, &rcu__unit_config);
 	RCU__SYM(init)(RCU__STATE);
 }
+#endif
 
 /* Link r into the registry, outside any section (QSBR: offline). */
 static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r, int how)
@@ -3548,7 +3568,7 @@ static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *a
 
 RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s)
 {
-#if defined(__linux__)
+#if defined(__linux__) && !defined(RCU_MODEL_SELF)
 	if (!RCU__CFG_DEBUG && !getenv("RCU_CHECK_STATE"))
 		return;
 	if (!rcu__dl_iterate_phdr)
