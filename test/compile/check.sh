@@ -3,7 +3,8 @@
 #
 # test/compile/check.sh: compile checks of rcu.h, run by meson test (suite "compile").
 #
-#   check.sh --src ROOT --out DIR --gcc GCC [--clang CLANG] [--jobs N] [--header DIR] GROUP
+#   check.sh --src ROOT --out DIR --gcc GCC [--clang CLANG] [--jobs N] [--header DIR]
+#            [--expect-fail "NAME ..."] GROUP
 #
 # Groups:
 #   api     api.c (every public name) compiles with gcc and clang, -std=c11 and -std=c17,
@@ -33,13 +34,15 @@
 #
 # --header DIR takes rcu.h from DIR instead of ROOT (say, an older rcu.h, to show what a group
 # catches: `git show 087fd8e:rcu.h > /tmp/old/rcu.h; check.sh ... --header /tmp/old config`).
+# --expect-fail names checks that fail because of a known defect of rcu.h (with another C library,
+# say): they are reported as XFAIL, and one that passes fails the group (take it off the list).
 # The flavours are rcu_flavours/flavours.txt's.
 #
 # Compilations run in parallel (--jobs, default: the number of CPUs). Exit 0 when all pass;
 # otherwise each failure is printed with the compiler's or the program's output.
 set -u
 
-src= out= gcc= clang= header= jobs=$(nproc 2>/dev/null || echo 2)
+src= out= gcc= clang= header= xfail= jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--src) src=$2; shift 2 ;;
@@ -48,6 +51,7 @@ while [ $# -gt 1 ]; do
 	--clang) clang=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--header) header=$2; shift 2 ;;
+	--expect-fail) xfail=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -63,7 +67,7 @@ compilers=(gcc)
 mapfile -t flavours < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$src/rcu_flavours/flavours.txt" | tr 'a-z' 'A-Z')
 [ ${#flavours[@]} -gt 0 ] || { echo "check.sh: no flavour in $src/rcu_flavours/flavours.txt" >&2; exit 2; }
 warn=(-Wall -Wextra -Wpedantic -Werror)
-inc=(-I"${header:-$src}")
+inc=(-I"${header:-$src}" -I"$src") # rcu_flavours/ (whose selectors include the tree's ../rcu.h)
 
 cc_path() { if [ "$1" = gcc ]; then echo "$gcc"; else echo "$clang"; fi; }
 
@@ -304,6 +308,9 @@ reject)
 		job "posix-hidden-$c" must_fail POSIX "$c" -std=c11 "${inc[@]}" "$here/posix_late.c"
 		# Controls: the same sources compile once the one problem is gone.
 		job "posix-asked-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_DEFAULT_SOURCE "$here/posix_late.c"
+		# The other feature macros rcu.h's sentence suggests are enough too.
+		job "posix-c-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_POSIX_C_SOURCE=200809L "$api"
+		job "xopen-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_XOPEN_SOURCE=700 "$api"
 		job "selector-alone-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" "$here/selector_conflict.c"
 		job "high-water-1-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_CALLBACK_HIGH_WATER=1 "$api"
 	done
@@ -396,13 +403,22 @@ if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-
 	rm -f "$out/default-flavour.ok"
 fi
 
-failed=0
+failed=0 xfailed=0
 for n in "${names[@]}"; do
-	if [ ! -e "$out/$n.ok" ]; then
+	known=false
+	for x in $xfail; do [ "$x" = "$n" ] && known=true; done
+	if [ ! -e "$out/$n.ok" ] && $known; then
+		xfailed=$((xfailed + 1))
+		echo "XFAIL $n (a known defect: see --expect-fail in test/compile/meson.build)"
+		sed -n '1,6p' "$out/$n.log" | sed 's/^/    /'
+	elif [ ! -e "$out/$n.ok" ]; then
 		failed=$((failed + 1))
 		echo "FAIL $n"
 		sed -n '1,25p' "$out/$n.log" | sed 's/^/    /'
+	elif $known; then
+		failed=$((failed + 1))
+		echo "XPASS $n: expected to fail but passes; take it off --expect-fail in test/compile/meson.build"
 	fi
 done
-echo "compile/$group: $((${#names[@]} - failed)) of ${#names[@]} checks passed"
+echo "compile/$group: $((${#names[@]} - failed - xfailed)) of ${#names[@]} checks passed, $xfailed expected to fail"
 [ "$failed" -eq 0 ]
