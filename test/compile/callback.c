@@ -4,6 +4,7 @@
  * (the `callback` group of check.sh). rcu_free() encodes the rcu_head's offset in the callback
  * field, so a callback below 4096 would be taken for an offset and free the object.
  *   CB_CONSTANT_<kind>  one call with a null pointer constant: must not compile
+ *   CB_CONSTANT_CAST=n  one call with (callback type)n, n below 4096: must not compile either
  *   argv[1] good        a callback runs and rcu_free() frees, through RCU_FREE: exit 0
  *   argv[1] null, small, 4095, srcu-null, srcu-small
  *                       a NULL, 16 or 4095 that the compiler cannot see: must abort with rcu.h's
@@ -64,6 +65,9 @@ int main(int argc, char **argv)
 	call_rcu(&objs[0].head, (void *)0);
 #elif defined(CB_CONSTANT_SRCU_NULL)
 	call_srcu(&cb_srcu, &objs[0].head, NULL);
+#elif defined(CB_CONSTANT_CAST)
+	/* Not a null pointer constant in C's sense, but a constant the compiler sees below 4096. */
+	call_rcu(&objs[0].head, (cb_fn)CB_CONSTANT_CAST);
 #endif
 	if (strcmp(what, "good") == 0) {
 		call_rcu(&objs[0].head, cb_run);

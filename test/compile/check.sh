@@ -27,8 +27,9 @@
 #           state. Each pair's program also checks that neither unit's object was overwritten,
 #           so a header without the check fails it by what it corrupts.
 #   callback
-#           call_rcu()/call_srcu() with a null pointer constant as the callback do not compile
-#           (the error names the rule); a NULL or a value below 4096 that is not a constant
+#           call_rcu()/call_srcu() with a null pointer constant as the callback, or a constant
+#           below 4096 cast to the callback's type, do not compile (the error names the rule);
+#           a NULL or a value below 4096 that is not a constant
 #           aborts with rcu.h's sentence, in release and RCU_DEBUG builds, before anything is
 #           freed; a real callback and rcu_free() (its own path) still run and free.
 #
@@ -381,6 +382,11 @@ callback)
 		for k in NULL ZERO ZERO_L VOID_NULL SRCU_NULL; do
 			job "null-constant-$c-$k" must_not_compile "callback null constant" "$c" -std=c11 "${inc[@]}" \
 				-DRCU_FLAVOUR_${flavours[0]} -DCB_CONSTANT_$k "$here/callback.c"
+		done
+		# A constant cast to the callback's type: the value is known at compile time too.
+		for v in 0 16 4095; do
+			job "cast-constant-$c-$v" must_not_compile "callback constant 4096" "$c" -std=c11 "${inc[@]}" \
+				-DRCU_FLAVOUR_${flavours[0]} -DCB_CONSTANT_CAST=$v "$here/callback.c"
 		done
 		# Control: the same file without the constant compiles cleanly.
 		job "null-constant-$c-none" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_${flavours[0]} "$here/callback.c"
