@@ -59,7 +59,7 @@ print("\n".join(sorted(need)))')
 	# shellcheck disable=SC2086 # one target a word
 	ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") >/dev/null
 	local rc=0
-	RCU_TEST_TIMEOUT_SCALE=2 meson test -C "$dir" --no-rebuild --print-errorlogs "${sel[@]}" || rc=$?
+	meson test -C "$dir" --no-rebuild --print-errorlogs "${sel[@]}" || rc=$?
 	python3 - "$dir/meson-logs/testlog.json" "$dir" <<'PY'
 import json, sys
 ok = bad = skip = 0
