@@ -37,9 +37,10 @@ cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The flavour list of rcu_flavours/meson.build, and the groups the tree's build made.
-flavours=$(sed -n "s/^flavours *= *\[\(.*\)\].*/\1/p" "$root/rcu_flavours/meson.build" | tr -d "' " | tr ',' ' ')
-[ -n "$flavours" ] || { echo "ab.sh: no flavour list in rcu_flavours/meson.build" >&2; exit 1; }
+# The flavour list (rcu_flavours/flavours.txt: one name a line, '#' comments), and the groups
+# the tree's build made.
+flavours=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$root/rcu_flavours/flavours.txt" | tr '\n' ' ')
+[ -n "$flavours" ] || { echo "ab.sh: no flavour list in rcu_flavours/flavours.txt" >&2; exit 1; }
 groups="ours,$label"
 for g in others liburcu-sys liburcu-new; do
 	[ -x "$b/rcu-bench-$g" ] && groups="$groups,$g"

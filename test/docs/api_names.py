@@ -15,7 +15,7 @@ not start with `rcu__` or `RCU__`:
     `#elif` (RCU_DEBUG, RCU_NO_FUTEX, ...), which a user defines and rcu.h may never define;
   - with --cxx, the macros that rcu.h defines when compiled as C++ (-std=c++17). C++ declarations
     (namespaces, classes, templates) are not parsed: document them by hand.
-Configurations: rcu.h is preprocessed once per flavour (the list in rcu_flavours/meson.build)
+Configurations: rcu.h is preprocessed once per flavour (the list in rcu_flavours/flavours.txt)
 with no switch, with each switch alone, and with every switch at once. A switch is a configuration
 macro that rcu.h tests but never defines itself (RCU_DEBUG, RCU_NO_MEMBARRIER, ...), so a name
 that exists only under one of them is found, and a switch added later is tried without a change

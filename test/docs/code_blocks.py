@@ -14,7 +14,7 @@ A C block is, by what it holds:
   - either of them, with a driver: the driver file is appended to the block in the same
     translation unit (so it can use the block's types and static objects), and the result is
     linked and run like a whole program.
-Each is built once per flavour (the list in rcu_flavours/meson.build, as -DRCU_FLAVOUR_<NAME>)
+Each is built once per flavour (the list in rcu_flavours/flavours.txt, as -DRCU_FLAVOUR_<NAME>)
 with gcc and, when given, clang, with the project's strictness:
     -std=c11 -Wall -Wextra -Wpedantic -Werror -pthread -I<root>
 A block that selects its own flavour (`#define RCU_FLAVOUR_...` or `#include
@@ -68,7 +68,7 @@ def parse_marker(block, all_flavours, rep):
             bad = [f for f in fl if f not in all_flavours]
             if bad or not fl:
                 rep.error(where, f'unknown flavour(s) {", ".join(bad) or "(none)"} in `{item}`',
-                          f'use names from rcu_flavours/meson.build: {", ".join(all_flavours)}')
+                          f'use names from rcu_flavours/flavours.txt: {", ".join(all_flavours)}')
             opts['flavours'] = [f for f in fl if f in all_flavours]
         elif key == 'driver':
             opts['driver'] = val

@@ -38,12 +38,13 @@ def read_lines(root, rel):
 
 
 def flavours(root):
-    """The flavour list that meson iterates over: `flavours = [...]` in rcu_flavours/meson.build."""
-    text = open(os.path.join(root, 'rcu_flavours', 'meson.build'), encoding='utf-8').read()
-    m = re.search(r'^flavours\s*=\s*\[([^\]]*)\]', text, re.M)
-    if not m:
-        sys.exit('rcu_flavours/meson.build: no `flavours = [...]` line; the doc checks read the flavour list from it')
-    return re.findall(r"'([^']+)'", m.group(1))
+    """The flavour list: rcu_flavours/flavours.txt, one name a line ('#' starts a comment)."""
+    path = os.path.join(root, 'rcu_flavours', 'flavours.txt')
+    names = [line.split('#')[0].strip() for line in open(path, encoding='utf-8')]
+    names = [n for n in names if n]
+    if not names:
+        sys.exit('rcu_flavours/flavours.txt lists no flavour; the doc checks read the flavour list from it')
+    return names
 
 
 class Report:
