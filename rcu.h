@@ -88,7 +88,8 @@
  *   RCU_FREE(p)                  what rcu_free() calls (default free(p)). Per program.
  *   RCU_TLS_MODEL                the thread-local model of the reader record (default
  *                                "initial-exec": cheap also in shared objects; use
- *                                "global-dynamic" for a plugin that dlopen cannot give static TLS).
+ *                                "global-dynamic" for a plugin that dlopen cannot give static TLS;
+ *                                the default in shared objects on C libraries other than glibc).
  *                                Per translation unit.
  *   RCU_CACHE_LINE               alignment of per-thread and shared hot words (default 64, 128 on
  *                                aarch64 and ppc64). Per program.
@@ -202,9 +203,6 @@
 #ifndef RCU_FREE
 #define RCU_FREE(p) free(p)
 #endif
-#ifndef RCU_TLS_MODEL
-#define RCU_TLS_MODEL "initial-exec"
-#endif
 #ifndef RCU_CACHE_LINE
 #if defined(__aarch64__) || defined(__powerpc64__)
 #define RCU_CACHE_LINE 128
@@ -291,14 +289,28 @@
 #include <utility>
 #endif
 
-#if defined(__GLIBC__) && !defined(__USE_POSIX199506)
+#if (defined(__GLIBC__) && !defined(__USE_POSIX199506)) || (defined(__linux__) && !defined(CLOCK_MONOTONIC))
 #error "rcu.h: needs POSIX declarations: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
 #endif
-#if defined(__linux__) && defined(__GLIBC__) && !defined(__USE_MISC)
+#if defined(__linux__) && ((defined(__GLIBC__) && !defined(__USE_MISC)) || \
+			   (!defined(__GLIBC__) && !defined(_GNU_SOURCE) && !defined(_BSD_SOURCE)))
 #if defined(__cplusplus)
 extern "C" long syscall(long number, ...) noexcept; /* hidden by strict _POSIX_C_SOURCE; as glibc's */
 #else
 extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same as glibc's */
+#endif
+#endif
+
+/*
+ * The reader record's TLS model (>>doc). A shared object on a C library other than glibc (musl)
+ * gets global-dynamic: musl gives a dlopen()'d object no static TLS, so an initial-exec record
+ * defined there fails to load ("initial-exec TLS resolves to dynamic definition").
+ */
+#ifndef RCU_TLS_MODEL
+#if defined(__linux__) && !defined(__GLIBC__) && defined(__PIC__) && !defined(__PIE__)
+#define RCU_TLS_MODEL "global-dynamic"
+#else
+#define RCU_TLS_MODEL "initial-exec"
 #endif
 #endif
 
@@ -2359,9 +2371,12 @@ static inline void(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head
 #if !defined(__cplusplus)
 extern void (*rcu__null_callback(void))(struct rcu_head *)
 	__attribute__((error("call_rcu()/call_srcu(): the callback is a null pointer constant; pass the function to call after the grace period")));
+extern void (*rcu__small_callback(void))(struct rcu_head *)
+	__attribute__((error("call_rcu()/call_srcu(): the callback is a constant below 4096, not a function address; pass the function to call after the grace period (rcu_free() frees an object)")));
 #define RCU__CALLBACK(func) \
 	_Generic((func), void *: rcu__null_callback(), int: rcu__null_callback(), long: rcu__null_callback(), \
-		 default: (func))
+		 default: (__builtin_constant_p((uintptr_t)(func)) && (uintptr_t)(func) < RCU__CALLBACK_MIN \
+			   ? rcu__small_callback() : (func)))
 #define call_rcu(head, func) (call_rcu)((head), RCU__CALLBACK(func))
 #endif
 
@@ -3592,7 +3607,8 @@ RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s)
 		" flavour's state, %p in %s and %p in %s (set up now): grace periods of one do not wait "
 		"for readers of the other. Let them share one: link the executable with -rdynamic (or "
 		"-Wl,--dynamic-list listing rcu__*), or dlopen() shared objects that include rcu.h with "
-		"RTLD_GLOBAL (see docs/linking.md)\n",
+		"RTLD_GLOBAL, and export rcu__* from shared libraries (no -Bsymbolic; rcu__*; in the "
+		"global: list of a version script) (see docs/linking.md)\n",
 		c.n, c.at[other], c.object[other], c.at[mine], c.object[mine]);
 	fflush(stderr);
 #else
