@@ -608,6 +608,9 @@ struct rcu__gp {
 	struct rcu__gp *live_next;  /* SRCU: the process's live domains, under domains_lock */
 	struct rcu__gp *live_prev;
 	struct rcu__gp *work_next;  /* SRCU: the domains' worker's list, under domains_lock */
+	uint64_t poll_target;       /* SRCU worker, under gp_lock: the grace period its steps wait for, */
+	uint64_t poll_start_ns;     /* since when (stall reports, RCU_STALL_TIMEOUT_MS), */
+	int32_t poll_reported;      /* and whether that stall was reported */
 
 	/* Callbacks. */
 	struct rcu__cbq cbq;
@@ -809,6 +812,13 @@ void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 #endif
 #define RCU__RULE_IN_SECTION "called inside a read-side critical section, which it would wait for forever (deadlock)"
 #define RCU__RULE_QS_IN_SECTION "called inside rcu_read_lock(): a quiescent state ends every section, so this one would lose its protection"
+/* QSBR: a wait for another domain's grace period goes offline (a quiescent state), which would
+ * end an enclosing rcu_read_lock() section unannounced. */
+#if defined(RCU_FLAVOUR_QSBR)
+#define RCU__CHECK_QSBR_WAIT(call) RCU__CHECK(rcu__self()->nesting == 0, call, RCU__RULE_QS_IN_SECTION)
+#else
+#define RCU__CHECK_QSBR_WAIT(call) ((void)0)
+#endif
 
 /* >>reader ------------------------------------------------------------------------------------ */
 
@@ -1553,6 +1563,7 @@ static inline void synchronize_srcu(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
 	RCU__CHECK(!srcu_read_lock_held(ssp), "synchronize_srcu()",
 		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
+	RCU__CHECK_QSBR_WAIT("synchronize_srcu()");
 	rcu__srcu_ready(ssp);
 	RCU__SYM(synchronize)(&ssp->gp);
 }
@@ -2178,6 +2189,20 @@ RCU__WEAK bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 			if (done)
 				rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
 		}
+#if RCU_STALL_TIMEOUT_MS > 0
+		/* A stall of a grace period driven in steps is reported as wait_readers() reports one. */
+		if (!done) {
+			uint64_t now = rcu__now_ns();
+			if (gp->poll_target != cur) {
+				gp->poll_target = cur;
+				gp->poll_start_ns = now;
+				gp->poll_reported = 0;
+			} else if (!gp->poll_reported && now - gp->poll_start_ns >= (uint64_t)RCU_STALL_TIMEOUT_MS * 1000000u) {
+				RCU__SYM(report_stall)(gp, cur, now - gp->poll_start_ns);
+				gp->poll_reported = 1;
+			}
+		}
+#endif
 		if (done)
 			rcu__gp_complete(gp, cur);
 	}
@@ -2444,6 +2469,7 @@ static inline void srcu_barrier(struct srcu_struct *ssp) RCU__NOEXCEPT
 		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
 	RCU__CHECK(rcu__self()->in_callback != RCU__CB_SRCU, "srcu_barrier()",
 		"called from an SRCU callback, which would wait for its own worker forever (deadlock)");
+	RCU__CHECK_QSBR_WAIT("srcu_barrier()");
 	rcu__srcu_ready(ssp);
 	RCU__SYM(barrier)(&ssp->gp);
 }
@@ -2707,8 +2733,14 @@ RCU__WEAK void *RCU__SYM(srcu_worker_main)(void *arg)
 			continue;
 		/* K2: the sleep flag before the last look at the word; pairs with K1. */
 		rcu__store(&s->srcu_sleeping, 1, RCU__SEQ_CST);
+		int64_t timeout = any && lazy ? RCU__LAZY_WAKE_NS : -1;
+#if RCU_STALL_TIMEOUT_MS > 0
+		/* Come back in time to report a stall of a domain that still waits (see gp_poll). */
+		if (any && (timeout < 0 || timeout > (int64_t)RCU_STALL_TIMEOUT_MS * 250000))
+			timeout = (int64_t)RCU_STALL_TIMEOUT_MS * 250000;
+#endif
 		if (rcu__load(&s->srcu_word, RCU__SEQ_CST) == word)
-			rcu__word_wait(s, &s->srcu_word, word, any && lazy ? RCU__LAZY_WAKE_NS : -1);
+			rcu__word_wait(s, &s->srcu_word, word, timeout);
 		rcu__store(&s->srcu_sleeping, 0, RCU__RELAXED);
 	}
 	return NULL;
@@ -2943,6 +2975,7 @@ RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 		return; /* never used */
 	struct rcu__state *s = gp->owner;
 	RCU__CHECK(!srcu_read_lock_held(ssp), "cleanup_srcu_struct()", "called inside a read-side critical section of the domain it retires");
+	RCU__CHECK_QSBR_WAIT("cleanup_srcu_struct()");
 	RCU__CHECK(!rcu__srcu_has_readers(gp), "cleanup_srcu_struct()",
 		"a thread is still inside a read-side critical section of the domain: its readers must leave first");
 	RCU__CHECK(rcu__load(&gp->cbq.queued, RCU__RELAXED) == rcu__load(&gp->cbq.invoked, RCU__RELAXED),
@@ -3090,8 +3123,20 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 		keep_membarrier = false;
 #endif
 	rcu__child_domain(&s->gp, keep_membarrier);
-	for (struct rcu__gp *gp = s->domains; gp; gp = gp->live_next)
+	/*
+	 * The SRCU worker may have held domains on a list of its own when it vanished: rebuild the
+	 * work list from the live domains, so that each domain with work is on it exactly once.
+	 */
+	s->work = NULL;
+	for (struct rcu__gp *gp = s->domains; gp; gp = gp->live_next) {
 		rcu__child_domain(gp, keep_membarrier);
+		bool work = rcu__srcu_has_work(gp);
+		rcu__store(&gp->on_worklist, work ? 1 : 0, RCU__RELAXED);
+		if (work) {
+			gp->work_next = s->work;
+			s->work = gp;
+		}
+	}
 }
 
 /* >>lists ------------------------------------------------------------------------------------- */
