@@ -382,9 +382,8 @@ static void exit_inside_case(bool registered, bool unregister_inside)
 	pthread_t t;
 	cr_assert_eq(pthread_create(&t, NULL, exit_inside, NULL), 0);
 	cr_assert(test_wait_flag(&ex.in, TEST_LIVENESS_MS));
-	static struct rcu_head h;
 	atomic_store(&counts[2], 0);
-	call_srcu(&dom_a, &h, count_cb);
+	call_srcu(&dom_a, &heads[2], count_cb);
 	struct async_op sa, sb, bar;
 	async_start(&sa, ASYNC_SYNC_SRCU, &dom_a, 0);
 	async_start(&sb, ASYNC_SYNC_SRCU, &dom_b, 0);
