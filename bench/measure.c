@@ -499,16 +499,19 @@ static bool m_sync_idle(const struct bench_impl *im, const struct figures *in, s
 }
 
 /*
- * sync_short readers=R ms=W: one synchronize_rcu() caller against R readers in back-to-back short
- * sections -> us (mean per call), p50, p99, max (microseconds, over every call of the run), cpu
- * (the caller's CPU time per call, us), calls.
+ * sync_short readers=R ms=W domain=0|1: one synchronize_rcu() caller against R readers in
+ * back-to-back short sections (domain=1: the implementation's own domain's synchronize and
+ * sections, BENCH_DOMAIN) -> us (mean per call), p50, p99, max (microseconds, over every call of
+ * the run), cpu (the caller's CPU time per call, us), calls.
  */
 static bool m_sync_short(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
-	if (!(im->caps & BENCH_SYNC))
+	bool domain = param(in, "domain", 0) != 0;
+	if (!(im->caps & BENCH_SYNC) || (domain && !(im->caps & BENCH_DOMAIN)))
 		return false;
 	double ms = param(in, "ms", 100);
 	struct crew *c = crew_new(im, NULL);
+	c->domain = domain;
 	int readers = param_count(in, "readers", 1, 1024);
 	for (int k = 0; k < readers; k++)
 		crew_add(c, ROLE_READ);
@@ -854,7 +857,7 @@ const struct measurement measurements[] = {
 		"readers + updaters (replace, synchronize, free) -> mreads kups gpu ucpu rcpu", m_update },
 	{ "sync_idle", BENCH_SYNC, "ms=100 domain=0",
 		"synchronize_rcu() (domain=1: the own domain's) with no reader -> us max cpu", m_sync_idle },
-	{ "sync_short", BENCH_SYNC, "readers=1 ms=100",
+	{ "sync_short", BENCH_SYNC, "readers=1 ms=100 domain=0",
 		"synchronize_rcu() against readers in short sections -> us p50 p99 max calls cpu", m_sync_short },
 	{ "sync_long", BENCH_SYNC, "ms=100",
 		"synchronize_rcu() against one reader in 1 ms sections -> us wake", m_sync_long },

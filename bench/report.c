@@ -385,12 +385,13 @@ static void table_domains(void)
 		goto isolation;
 	char title[320];
 	snprintf(title, sizeof title,
-		"domains: a domain's read side (lock + dereference + field + unlock) and synchronize with no reader, "
-		"beside the default domain's (rcu.h: struct srcu_struct; ck_epoch: its epoch object) [median of %d]",
-		opt.runs);
-	struct table *t = table_new(title, 8);
+		"domains: a domain's read side (lock + dereference + field + unlock), and synchronize with no "
+		"other thread and against 1 reader in short sections of the same domain, beside the default "
+		"domain's (rcu.h: struct srcu_struct; ck_epoch: its epoch object) [median of %d]", opt.runs);
+	struct table *t = table_new(title, 11);
 	const char *head[] = { "implementation", "read ns: default", "read ns: domain", "domain/default",
-		"domain/default memb", "sync us: default", "sync us: domain", "domain/default" };
+		"domain/default memb", "sync us: default", "sync us: domain", "domain/default",
+		"sync, 1 reader: default", "sync, 1 reader: domain", "domain/default" };
 	header(t, head);
 	const struct result *memb = result_find("dom_read_default_ns", "ours", "memb");
 	for (int f = 0; f < nflavours; f++) {
@@ -410,6 +411,11 @@ static void table_domains(void)
 		cell_result(t, r, 5, sdd, true);
 		cell_result(t, r, 6, sd, true);
 		cell_ratio(t, r, 7, sd, sdd);
+		const struct result *s1 = result_find("dom_sync_r1_us", "ours", fn);
+		const struct result *s1d = result_find("dom_sync_r1_default_us", "ours", fn);
+		cell_result(t, r, 8, s1d, true);
+		cell_result(t, r, 9, s1, true);
+		cell_ratio(t, r, 10, s1, s1d);
 	}
 	const struct result *ck = result_find("dom_read_ns", "ck_epoch", "");
 	const struct result *cks = result_find("dom_sync_us", "ck_epoch", "");
@@ -423,6 +429,9 @@ static void table_domains(void)
 		table_set(t, r, 5, "-");
 		cell_result(t, r, 6, cks, true);
 		table_set(t, r, 7, "-");
+		table_set(t, r, 8, "-");
+		cell_result(t, r, 9, result_find("dom_sync_r1_us", "ck_epoch", ""), true);
+		table_set(t, r, 10, "-");
 	}
 isolation:
 	if (!result_any("iso_dom_ratio") && !result_any("iso_def_ratio"))

@@ -363,6 +363,12 @@ static void section_domains(void)
 				if (ask(list[i], false, &f, "sync_idle ms=%g domain=%d", opt.window_ms, dom))
 					collect(dom ? "dom_sync_us" : "dom_sync_default_us", list[i], "us",
 						figures_get(&f, "us", NAN));
+				if (ask(list[i], false, &f, "sync_short readers=1 ms=%g domain=%d", opt.window_ms, dom)) {
+					collect(dom ? "dom_sync_r1_us" : "dom_sync_r1_default_us", list[i], "us",
+						figures_get(&f, "us", NAN));
+					collect(dom ? "dom_sync_r1_p99" : "dom_sync_r1_default_p99", list[i], "us",
+						figures_get(&f, "p99", NAN));
+				}
 			}
 	}
 	collect_flush();
