@@ -89,6 +89,12 @@ report() { # $1: text or md
 			else
 				printf "  %-9s %8s %12s %9s %14s %12s %9s %12s %15s\n", a, b, c, d, e, f, g, h, i
 		}
+		function row5(a, b, c, d, e) {
+			if (fmt == "md")
+				printf "| %s | %s | %s | %s | %s |\n", a, b, c, d, e
+			else
+				printf "  %-9s %8s %8s %15s %20s\n", a, b, c, d, e
+		}
 		function get(k, col) { return (k in v) ? (col == 2 ? v[k] : col == 3 ? w[k] : w1[k]) : "-" }
 		function ratio(a, b) { return (a != "-" && b != "-" && b > 0) ? sprintf("%.2f", a / b) : "-" }
 		function title(s) { if (fmt == "md") printf "\n**%s**\n\n", s; else printf "\n%s\n", s }
@@ -131,16 +137,16 @@ report() { # $1: text or md
 					printf "  %-9s %8s %12s %9s %14s %12s  %14s\n", "ck_epoch", w["ck_epoch"], "", "", "", "", w1["ck_epoch"]
 			}
 			title("instructions per read-side section of a domain (callgrind, " n " sections: srcu_read_lock + srcu_dereference + field + srcu_read_unlock on a struct srcu_struct; ck_epoch: its epoch object), beside the default domain'"'"'s")
-			row("flavour", "default", "domain", "dom/default", "dom/memb", "", "", "", "")
+			row5("flavour", "default", "domain", "domain/default", "domain/default memb")
 			if (fmt == "md")
-				print "| --- | ---: | ---: | ---: | ---: | | | | |"
+				print "| --- | ---: | ---: | ---: | ---: |"
 			m = get("ours-memb", 2)
 			for (i = 1; i <= nf; i++) {
 				f = fl[i]; o = get("ours-" f, 2); d = (("ours-" f) in dm && dm["ours-" f] != "") ? dm["ours-" f] : "-"
-				row(f, o, d, ratio(d, o), ratio(d, m), "", "", "", "")
+				row5(f, o, d, ratio(d, o), ratio(d, m))
 			}
 			if ("ck_epoch" in dm && dm["ck_epoch"] != "" && dm["ck_epoch"] != "-")
-				row("ck_epoch", "", dm["ck_epoch"], "", ratio(dm["ck_epoch"], m), "", "", "", "")
+				row5("ck_epoch", "", dm["ck_epoch"], "", ratio(dm["ck_epoch"], m))
 		}' "$csv"
 }
 report text
