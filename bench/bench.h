@@ -29,6 +29,8 @@ enum {
 	BENCH_SYNC = 1u << 1,     /* synchronize() and read_hold() */
 	BENCH_CALL = 1u << 2,     /* call_array(), call_malloc(), barrier() */
 	BENCH_GP_COUNT = 1u << 3, /* grace_periods() counts the grace periods the process ran */
+	BENCH_DOMAIN = 1u << 4,   /* domain_read_loop() and domain_synchronize(): a domain of its own */
+	BENCH_NAP = 1u << 5,      /* nap() */
 };
 
 /* What a long reader tells the synchronize caller that measures against it (read_hold). */
@@ -67,6 +69,22 @@ struct bench_impl {
 	uint64_t (*malloc_done)(void);    /* callbacks of call_malloc() invoked so far */
 	uint64_t (*grace_periods)(void);  /* BENCH_GP_COUNT only */
 	uint64_t (*pending_max)(void);    /* most callbacks ever pending, as the library counts, or NULL */
+	/*
+	 * BENCH_DOMAIN: a grace-period domain of its own, independent of the default one (rcu.h's
+	 * SRCU domain, struct srcu_struct; ck_epoch's epoch object): n read-side sections of it
+	 * (lock, dereference, read a field, unlock, as read_loop()), and one grace period of it.
+	 */
+	uint64_t (*domain_read_loop)(uint64_t n);
+	void (*domain_synchronize)(void);
+	/*
+	 * BENCH_NAP: one nap of ns nanoseconds by a reader of another domain than the ones
+	 * synchronize() and domain_synchronize() wait for (rcu.h: a second SRCU domain; ck_epoch: a
+	 * second epoch object; an implementation without domains: its only one), inside a section of
+	 * it (inside) or right after one. A thread that sleeps outside a section holds up nothing
+	 * (QSBR: offline while it sleeps; rcu.h's QSBR is offline in the default domain either way,
+	 * since a domain's section needs no online state).
+	 */
+	void (*nap)(uint64_t ns, bool inside);
 };
 
 /* The read-mostly map of examples/rcu_map.h (one per flavour of ours) and examples/rwlock_map.h. */

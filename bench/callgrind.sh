@@ -5,6 +5,9 @@
 # peers):
 #   - per read-side section (lock + dereference + field read + unlock, with the loop's own
 #     increment and branch), in the executable and inside the -fPIC shared object;
+#   - per read-side section of a domain (rcu.h: srcu_read_lock + srcu_dereference + field read +
+#     srcu_read_unlock on a struct srcu_struct; ck_epoch: its epoch object), beside the default
+#     domain's;
 #   - per grace period (synchronize_rcu() from a registered thread) with no other reader, and
 #     with one other registered reader that stays outside its sections, so that the grace
 #     period must look at it (and MEMB/BP issue membarrier); the system calls are counted as
@@ -50,7 +53,7 @@ count() {
 }
 
 "$bench" --list >"$tmp/list"
-echo "id,instructions_per_section,instructions_per_gp,instructions_per_gp_1_reader" >"$csv"
+echo "id,instructions_per_section,instructions_per_gp,instructions_per_gp_1_reader,instructions_per_domain_section" >"$csv"
 while read -r id exe; do
 	case $id in
 	map:*) continue ;;
@@ -58,15 +61,18 @@ while read -r id exe; do
 	esac
 	r=$(count "$exe" --insn "$id" "$n" bench_insn_measure) ||
 		{ echo "callgrind.sh: $id failed:" >&2; cat "$tmp/log" >&2; continue; }
-	g=- g1=-
+	g=- g1=- d=-
 	case $id in
 	so:*) ;;
 	*)
 		g=$(count "$exe" --insn-gp "$id" "$gp" bench_insn_gp 0) || g=-
 		g1=$(count "$exe" --insn-gp "$id" "$gp" bench_insn_gp 1) || g1=-
+		case $id in
+		ours-* | ck_epoch) d=$(count "$exe" --insn-domain "$id" "$n" bench_insn_domain) || d=- ;;
+		esac
 		;;
 	esac
-	echo "$id,$r,$g,$g1" >>"$csv"
+	echo "$id,$r,$g,$g1,$d" >>"$csv"
 done <"$tmp/list"
 
 # The system liburcu's version, for the headings.
@@ -83,10 +89,16 @@ report() { # $1: text or md
 			else
 				printf "  %-9s %8s %12s %9s %14s %12s %9s %12s %15s\n", a, b, c, d, e, f, g, h, i
 		}
+		function row5(a, b, c, d, e) {
+			if (fmt == "md")
+				printf "| %s | %s | %s | %s | %s |\n", a, b, c, d, e
+			else
+				printf "  %-9s %8s %8s %15s %20s\n", a, b, c, d, e
+		}
 		function get(k, col) { return (k in v) ? (col == 2 ? v[k] : col == 3 ? w[k] : w1[k]) : "-" }
 		function ratio(a, b) { return (a != "-" && b != "-" && b > 0) ? sprintf("%.2f", a / b) : "-" }
 		function title(s) { if (fmt == "md") printf "\n**%s**\n\n", s; else printf "\n%s\n", s }
-		NR > 1 { v[$1] = $2; w[$1] = $3; w1[$1] = $4; if ($1 ~ /^ours-/) fl[++nf] = substr($1, 6) }
+		NR > 1 { v[$1] = $2; w[$1] = $3; w1[$1] = $4; dm[$1] = $5; if ($1 ~ /^ours-/) fl[++nf] = substr($1, 6) }
 		END {
 			if (absent != "")
 				printf "%sliburcu new absent:%s\n", fmt == "md" ? "\n" : "", absent
@@ -124,6 +136,17 @@ report() { # $1: text or md
 				else
 					printf "  %-9s %8s %12s %9s %14s %12s  %14s\n", "ck_epoch", w["ck_epoch"], "", "", "", "", w1["ck_epoch"]
 			}
+			title("instructions per read-side section of a domain (callgrind, " n " sections: srcu_read_lock + srcu_dereference + field + srcu_read_unlock on a struct srcu_struct; ck_epoch: its epoch object), beside the default domain'"'"'s")
+			row5("flavour", "default", "domain", "domain/default", "domain/default memb")
+			if (fmt == "md")
+				print "| --- | ---: | ---: | ---: | ---: |"
+			m = get("ours-memb", 2)
+			for (i = 1; i <= nf; i++) {
+				f = fl[i]; o = get("ours-" f, 2); d = (("ours-" f) in dm && dm["ours-" f] != "") ? dm["ours-" f] : "-"
+				row5(f, o, d, ratio(d, o), ratio(d, m))
+			}
+			if ("ck_epoch" in dm && dm["ck_epoch"] != "" && dm["ck_epoch"] != "-")
+				row5("ck_epoch", "", dm["ck_epoch"], "", ratio(dm["ck_epoch"], m))
 		}' "$csv"
 }
 report text

@@ -8,7 +8,8 @@
  *                 interleaved round robin; every run's figure goes into a series
  *   results.c     series of runs -> results (median, min, max), looked up by metric and peer
  *   report.c      results -> tables (text, Markdown), CSV, JSON, the README's table
- *   targets.c     the targets of the issue, as ratios of medians, against both liburcu versions
+ *   targets.c     the targets of the issues, as ratios of medians (against both liburcu versions;
+ *                 a domain's against the default domain)
  *
  * The measurements themselves run in the servers (bench/measure.c, bench/server.c).
  */
@@ -124,6 +125,8 @@ int section_update_updaters(int i); /* (b): updaters beside 1 reader */
 int section_sync_readers(int i);    /* (d): readers beside the synchronize_rcu() caller */
 int section_rate_producers(int i);  /* (c): call_rcu() producers */
 int section_map_readers(void);
+int section_nap_sleepers(void);     /* domains: readers of another domain that sleep */
+int section_nap_us(void);           /* and how long, per section */
 
 /* ------------------------------------------------------------------ report (report.c) */
 

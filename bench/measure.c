@@ -11,6 +11,8 @@
  *   >>sync           synchronize_rcu() latency, alone, with short readers (percentiles), with a
  *                    long reader; overlapping callers                   (sync_idle sync_short ...)
  *   >>callbacks      call_rcu + rcu_barrier; call_rcu at full rate with readers; peak RSS
+ *   >>domains        a domain's grace periods while another domain's readers sleep (isolation);
+ *                    the read side and synchronize of a domain are read and sync_idle, domain=1
  *   >>map            the read-mostly map
  *   >>table          the command table the server looks measurements up in
  */
@@ -64,6 +66,7 @@ enum role {
 	ROLE_PRODUCE,    /* call_malloc(BENCH_CHUNK, ...) until stopped, sampling the pending count */
 	ROLE_MAP_READ,
 	ROLE_MAP_UPDATE,
+	ROLE_NAP,        /* nap(crew's nap_ns, crew's nap_inside) until stopped */
 };
 
 struct crew;
@@ -91,6 +94,9 @@ struct crew {
 	struct bench_hold hold;
 	_Atomic uint64_t queued; /* ROLE_PRODUCE: callbacks queued by all producers so far */
 	uint64_t done0;          /* malloc_done() when the crew was made */
+	bool domain;             /* ROLE_READ and ROLE_SYNC use the implementation's own domain */
+	uint64_t nap_ns;         /* ROLE_NAP */
+	bool nap_inside;
 	int n, cap;
 	struct worker *w;
 };
@@ -178,11 +184,13 @@ static void *worker_main(void *arg)
 	else
 		mp->block_end();
 	uint64_t cpu0 = thread_cpu_ns();
+	uint64_t (*read_loop)(uint64_t) = im && c->domain ? im->domain_read_loop : im ? im->read_loop : NULL;
+	void (*synchronize)(void) = im && c->domain ? im->domain_synchronize : im ? im->synchronize : NULL;
 	w->t_start = bench_now_ns();
 	switch (w->role) {
 	case ROLE_READ:
 		while (!crew_stopped(c)) {
-			bench_sink += im->read_loop(BENCH_CHUNK);
+			bench_sink += read_loop(BENCH_CHUNK);
 			ops += BENCH_CHUNK;
 		}
 		break;
@@ -195,8 +203,14 @@ static void *worker_main(void *arg)
 	case ROLE_SYNC:
 		while (!crew_stopped(c)) {
 			uint64_t a = bench_now_ns();
-			im->synchronize();
+			synchronize();
 			worker_sync_sample(w, bench_now_ns() - a);
+			ops++;
+		}
+		break;
+	case ROLE_NAP:
+		while (!crew_stopped(c)) {
+			im->nap(c->nap_ns, c->nap_inside);
 			ops++;
 		}
 		break;
@@ -355,6 +369,7 @@ static int param_count(const struct figures *in, const char *key, int dflt, int 
 
 struct read_args {
 	const struct bench_impl *im;
+	uint64_t (*loop)(uint64_t n); /* read_loop, or domain_read_loop */
 	double ms;
 	uint64_t ns, ops;
 };
@@ -363,17 +378,18 @@ static void *read_main(void *arg)
 {
 	struct read_args *a = arg;
 	const struct bench_impl *im = a->im;
+	uint64_t (*loop)(uint64_t) = a->loop;
 	im->thread_init();
-	bench_sink += im->read_loop(10000); /* warm up (BP registers here) */
+	bench_sink += loop(10000); /* warm up (BP registers here, a domain's slot is taken here) */
 	/* Look at the clock about every 50 us, so that reading it costs nothing measurable. */
 	uint64_t t0 = bench_now_ns();
-	bench_sink += im->read_loop(8 * BENCH_CHUNK);
+	bench_sink += loop(8 * BENCH_CHUNK);
 	uint64_t per_chunk = (bench_now_ns() - t0) / 8 + 1;
 	uint64_t k = 50000 / per_chunk + 1, ops = 0, limit = (uint64_t)(a->ms * 1e6), t;
 	uint64_t start = bench_now_ns();
 	do {
 		for (uint64_t i = 0; i < k; i++)
-			bench_sink += im->read_loop(BENCH_CHUNK);
+			bench_sink += loop(BENCH_CHUNK);
 		ops += k * BENCH_CHUNK;
 		t = bench_now_ns();
 	} while (t - start < limit);
@@ -383,10 +399,14 @@ static void *read_main(void *arg)
 	return NULL;
 }
 
-/* read ms=M: read sections for about M ms in one fresh thread -> ns (total), ops (sections). */
+/* read ms=M domain=0|1: read sections (domain=1: of the implementation's own domain, BENCH_DOMAIN)
+ * for about M ms in one fresh thread -> ns (total), ops (sections). */
 static bool m_read(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
-	struct read_args a = { .im = im, .ms = param(in, "ms", 10) };
+	bool domain = param(in, "domain", 0) != 0;
+	if (domain && !(im->caps & BENCH_DOMAIN))
+		return false;
+	struct read_args a = { .im = im, .loop = domain ? im->domain_read_loop : im->read_loop, .ms = param(in, "ms", 10) };
 	in_thread(read_main, &a);
 	figures_set(out, "ns", (double)a.ns);
 	figures_set(out, "ops", (double)a.ops);
@@ -458,13 +478,16 @@ static double quantile(const uint32_t *v, size_t n, double q)
 	return v[i ? i - 1 : 0];
 }
 
-/* sync_idle ms=W: one thread calling synchronize_rcu() with no reader -> us (mean per call), max,
- * cpu (the caller's CPU time per call, us). */
+/* sync_idle ms=W domain=0|1: one thread calling synchronize_rcu() (domain=1: the implementation's
+ * own domain's synchronize, BENCH_DOMAIN) with no reader -> us (mean per call), max, cpu (the
+ * caller's CPU time per call, us). */
 static bool m_sync_idle(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
-	if (!(im->caps & BENCH_SYNC))
+	bool domain = param(in, "domain", 0) != 0;
+	if (!(im->caps & BENCH_SYNC) || (domain && !(im->caps & BENCH_DOMAIN)))
 		return false;
 	struct crew *c = crew_new(im, NULL);
+	c->domain = domain;
 	crew_add(c, ROLE_SYNC);
 	crew_run(c, param(in, "ms", 100));
 	const struct worker *w = &c->w[0];
@@ -476,16 +499,19 @@ static bool m_sync_idle(const struct bench_impl *im, const struct figures *in, s
 }
 
 /*
- * sync_short readers=R ms=W: one synchronize_rcu() caller against R readers in back-to-back short
- * sections -> us (mean per call), p50, p99, max (microseconds, over every call of the run), cpu
- * (the caller's CPU time per call, us), calls.
+ * sync_short readers=R ms=W domain=0|1: one synchronize_rcu() caller against R readers in
+ * back-to-back short sections (domain=1: the implementation's own domain's synchronize and
+ * sections, BENCH_DOMAIN) -> us (mean per call), p50, p99, max (microseconds, over every call of
+ * the run), cpu (the caller's CPU time per call, us), calls.
  */
 static bool m_sync_short(const struct bench_impl *im, const struct figures *in, struct figures *out)
 {
-	if (!(im->caps & BENCH_SYNC))
+	bool domain = param(in, "domain", 0) != 0;
+	if (!(im->caps & BENCH_SYNC) || (domain && !(im->caps & BENCH_DOMAIN)))
 		return false;
 	double ms = param(in, "ms", 100);
 	struct crew *c = crew_new(im, NULL);
+	c->domain = domain;
 	int readers = param_count(in, "readers", 1, 1024);
 	for (int k = 0; k < readers; k++)
 		crew_add(c, ROLE_READ);
@@ -730,6 +756,55 @@ static bool m_rss(const struct bench_impl *im, const struct figures *in, struct 
 	return true;
 }
 
+/* >>domains ----------------------------------------------------------------------------------- */
+
+/* One phase of isolation: the updater against `sleepers` nappers, for ms. */
+static void isolation_phase(const struct bench_impl *im, bool domain, int sleepers, uint64_t nap_ns, bool inside,
+	double ms, double *mean_us, double *max_us, double *naps)
+{
+	struct crew *c = crew_new(im, NULL);
+	c->domain = domain;
+	c->nap_ns = nap_ns;
+	c->nap_inside = inside;
+	crew_add(c, ROLE_SYNC);
+	for (int k = 0; k < sleepers; k++)
+		crew_add(c, ROLE_NAP);
+	crew_run(c, ms);
+	const struct worker *w = &c->w[0];
+	*mean_us = w->ops ? (double)(w->t_end - w->t_start) / (double)w->ops / 1e3 : NAN;
+	*max_us = (double)w->lat_max / 1e3;
+	*naps = (double)crew_ops(c, ROLE_NAP);
+	crew_free(c);
+}
+
+/*
+ * isolation domain=0|1 sleepers=S sleep_us=U ms=W: the motivating scenario of domains. One thread
+ * calls synchronize() (domain=1: domain_synchronize(), BENCH_DOMAIN) in a loop while S threads
+ * read another domain (BENCH_NAP; an implementation without domains: its only one) and sleep U
+ * us per section: first right after each section, then inside it, W ms each, the same threads
+ * in both phases. -> base, slept (mean latency of the calls, us, sleeping outside, then inside
+ * the sections), ratio (slept / base: 1 when the sleeping readers do not hold the grace periods
+ * up), base_max, slept_max (the longest call, us), naps (sections slept in, second phase).
+ */
+static bool m_isolation(const struct bench_impl *im, const struct figures *in, struct figures *out)
+{
+	bool domain = param(in, "domain", 1) != 0;
+	if (!(im->caps & BENCH_SYNC) || !(im->caps & BENCH_NAP) || (domain && !(im->caps & BENCH_DOMAIN)))
+		return false;
+	int sleepers = param_count(in, "sleepers", 2, 64);
+	uint64_t nap_ns = (uint64_t)(param(in, "sleep_us", 1000) * 1e3);
+	double ms = param(in, "ms", 100), base, slept, base_max, slept_max, naps_out, naps_in;
+	isolation_phase(im, domain, sleepers, nap_ns, false, ms, &base, &base_max, &naps_out);
+	isolation_phase(im, domain, sleepers, nap_ns, true, ms, &slept, &slept_max, &naps_in);
+	figures_set(out, "base", base);
+	figures_set(out, "slept", slept);
+	figures_set(out, "ratio", base > 0 ? slept / base : NAN);
+	figures_set(out, "base_max", base_max);
+	figures_set(out, "slept_max", slept_max);
+	figures_set(out, "naps", naps_in);
+	return true;
+}
+
 /* >>map --------------------------------------------------------------------------------------- */
 
 /* map readers=R ms=W: R readers looking up random keys, 1 updater replacing random keys' values
@@ -761,6 +836,11 @@ __attribute__((noinline)) uint64_t bench_insn_measure(const struct bench_impl *i
 	return im->read_loop(n);
 }
 
+__attribute__((noinline)) uint64_t bench_insn_domain(const struct bench_impl *im, uint64_t n)
+{
+	return im->domain_read_loop(n);
+}
+
 __attribute__((noinline)) void bench_insn_gp(const struct bench_impl *im, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
@@ -770,12 +850,14 @@ __attribute__((noinline)) void bench_insn_gp(const struct bench_impl *im, uint64
 /* >>table ------------------------------------------------------------------------------------- */
 
 const struct measurement measurements[] = {
-	{ "read", 0, "ms=10", "read sections in one thread for ms -> ns ops", m_read },
+	{ "read", 0, "ms=10 domain=0", "read sections (domain=1: of the own domain) in one thread for ms -> ns ops",
+		m_read },
 	{ "scale", 0, "threads=1 ms=100", "reader threads -> mreads", m_scale },
 	{ "update", BENCH_UPDATE, "readers=1 updaters=1 ms=100",
 		"readers + updaters (replace, synchronize, free) -> mreads kups gpu ucpu rcpu", m_update },
-	{ "sync_idle", BENCH_SYNC, "ms=100", "synchronize_rcu() with no reader -> us max cpu", m_sync_idle },
-	{ "sync_short", BENCH_SYNC, "readers=1 ms=100",
+	{ "sync_idle", BENCH_SYNC, "ms=100 domain=0",
+		"synchronize_rcu() (domain=1: the own domain's) with no reader -> us max cpu", m_sync_idle },
+	{ "sync_short", BENCH_SYNC, "readers=1 ms=100 domain=0",
 		"synchronize_rcu() against readers in short sections -> us p50 p99 max calls cpu", m_sync_short },
 	{ "sync_long", BENCH_SYNC, "ms=100",
 		"synchronize_rcu() against one reader in 1 ms sections -> us wake", m_sync_long },
@@ -786,6 +868,9 @@ const struct measurement measurements[] = {
 	{ "callrate", BENCH_CALL, "producers=1 readers=1 ms=100",
 		"call_rcu() at full rate with readers -> kqueued kdone pending rss mreads", m_callrate },
 	{ "rss", BENCH_CALL, "n=1000000 held=0", "peak RSS of n call_rcu(free) -> mib pending_max", m_rss },
+	{ "isolation", BENCH_SYNC | BENCH_NAP, "domain=1 sleepers=2 sleep_us=1000 ms=100",
+		"synchronize against readers of another domain sleeping beside, then inside their sections -> "
+		"base slept ratio base_max slept_max naps", m_isolation },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 

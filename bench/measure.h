@@ -46,8 +46,10 @@ const struct measurement *measurement_find(const char *name);
 /* The read-mostly map: map readers=R ms=W -> mlookups, kups. */
 bool measure_map(const struct bench_map_impl *mp, const struct figures *in, struct figures *out);
 
-/* For bench/callgrind.sh: n read-side sections, and n grace periods with no other reader. */
+/* For bench/callgrind.sh: n read-side sections (of the default domain, of the implementation's
+ * own domain), and n grace periods with no other reader. */
 uint64_t bench_insn_measure(const struct bench_impl *im, uint64_t n);
+uint64_t bench_insn_domain(const struct bench_impl *im, uint64_t n);
 void bench_insn_gp(const struct bench_impl *im, uint64_t n);
 
 #endif /* RCU_BENCH_MEASURE_H */

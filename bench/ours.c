@@ -32,4 +32,5 @@ static inline uint64_t ours_stats_pending_max(void)
 
 #define BENCH_GP_READ() ours_stats_gp()
 #define BENCH_PENDING_MAX() ours_stats_pending_max()
+#define BENCH_SRCU 1
 #include "rcu_body.h"

@@ -8,6 +8,11 @@
  * waits and then runs the calling record's deferred callbacks itself (ck has no worker thread).
  * A producer of callbacks calls ck_epoch_poll() every 1024 of them, as a ck user must for its
  * callbacks to run before the barrier (the equivalent of the RCU bodies' quiescent state).
+ *
+ * Domains: ck has no process-wide RCU, only epoch objects, one per structure that wants its own
+ * grace periods: ck_domain is such a domain (its read side and synchronize are the domain's
+ * figures as well), and ck_other a second one whose readers nap (bench/measure.c, isolation),
+ * each napping thread with a record of its own there.
  */
 #include "bench.h"
 
@@ -21,33 +26,64 @@ struct ck_node {
 	uint64_t pad[7];
 };
 
-static ck_epoch_t ck_domain;
+static ck_epoch_t ck_domain, ck_other;
 static _Alignas(128) struct ck_node ck_initial = { .value = 1 };
 static _Alignas(128) struct ck_node *_Atomic ck_ptr = &ck_initial; /* alone, as in rcu_body.h */
 static _Alignas(128) _Atomic uint64_t ck_version = 1;
-static _Thread_local ck_epoch_record_t *ck_me;
+static _Thread_local ck_epoch_record_t *ck_me, *ck_other_me;
 
 static void ck_setup(void)
 {
 	ck_epoch_init(&ck_domain);
+	ck_epoch_init(&ck_other);
+}
+
+static ck_epoch_record_t *ck_record(ck_epoch_t *epoch)
+{
+	ck_epoch_record_t *r = ck_epoch_recycle(epoch, NULL);
+	if (r)
+		return r;
+	r = aligned_alloc(CK_MD_CACHELINE, sizeof *r);
+	if (!r)
+		abort();
+	memset(r, 0, sizeof *r);
+	ck_epoch_register(epoch, r, NULL);
+	return r;
 }
 
 static void ck_thread_init(void)
 {
-	ck_me = ck_epoch_recycle(&ck_domain, NULL);
-	if (ck_me)
-		return;
-	ck_me = aligned_alloc(CK_MD_CACHELINE, sizeof *ck_me);
-	if (!ck_me)
-		abort();
-	memset(ck_me, 0, sizeof *ck_me);
-	ck_epoch_register(&ck_domain, ck_me, NULL);
+	ck_me = ck_record(&ck_domain);
 }
 
 static void ck_thread_fini(void)
 {
 	ck_epoch_unregister(ck_me);
 	ck_me = NULL;
+	if (ck_other_me) {
+		ck_epoch_unregister(ck_other_me);
+		ck_other_me = NULL;
+	}
+}
+
+static void ck_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* A reader of the second epoch object. */
+static void ck_nap(uint64_t ns, bool inside)
+{
+	if (!ck_other_me)
+		ck_other_me = ck_record(&ck_other);
+	ck_epoch_begin(ck_other_me, NULL);
+	if (inside)
+		ck_sleep_ns(ns);
+	ck_epoch_end(ck_other_me, NULL);
+	if (!inside)
+		ck_sleep_ns(ns);
 }
 
 static void ck_nothing(void)
@@ -177,7 +213,7 @@ static uint64_t ck_pending_max(void)
 const struct bench_impl bench_ck_epoch = {
 	.name = "ck_epoch",
 	.flavour = "",
-	.caps = BENCH_UPDATE | BENCH_SYNC | BENCH_CALL,
+	.caps = BENCH_UPDATE | BENCH_SYNC | BENCH_CALL | BENCH_DOMAIN | BENCH_NAP,
 	.setup = ck_setup,
 	.thread_init = ck_thread_init,
 	.thread_fini = ck_thread_fini,
@@ -193,4 +229,7 @@ const struct bench_impl bench_ck_epoch = {
 	.callbacks_done = ck_callbacks_done,
 	.malloc_done = ck_malloc_done_count,
 	.pending_max = ck_pending_max,
+	.domain_read_loop = ck_read_loop,   /* the epoch object is the domain */
+	.domain_synchronize = ck_synchronize,
+	.nap = ck_nap,
 };

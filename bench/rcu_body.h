@@ -14,6 +14,8 @@
  * and, where the library can tell:
  *   BENCH_GP_READ()      the number of grace periods the process has completed
  *   BENCH_PENDING_MAX()  the most callbacks that were ever pending at once, as it counts them
+ * and, where the library has the kernel's SRCU API (rcu.h):
+ *   BENCH_SRCU           measure a domain (struct srcu_struct) beside the default one
  */
 #ifndef RCU_BENCH_BODY_H
 #define RCU_BENCH_BODY_H
@@ -112,6 +114,68 @@ static void body_synchronize(void)
 	synchronize_rcu();
 }
 
+static void body_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+#if defined(BENCH_SRCU)
+/*
+ * Domains: body_domain is the domain whose read side and grace periods are measured (the same
+ * published pointer as the default domain's loop reads, through srcu_dereference()), and
+ * body_other the domain whose readers nap (bench/measure.c, isolation).
+ */
+DEFINE_STATIC_SRCU(body_domain);
+DEFINE_STATIC_SRCU(body_other);
+
+__attribute__((noinline)) static uint64_t body_domain_read_loop(uint64_t n)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		int idx = srcu_read_lock(&body_domain);
+		struct body_node *p = srcu_dereference(body_ptr, &body_domain);
+		sum += p->value;
+		srcu_read_unlock(&body_domain, idx);
+	}
+	return sum;
+}
+
+static void body_domain_synchronize(void)
+{
+	synchronize_srcu(&body_domain);
+}
+
+/* A reader of body_other; in QSBR offline in the default domain throughout (it blocks). */
+static void body_nap(uint64_t ns, bool inside)
+{
+	rcu_thread_offline();
+	int idx = srcu_read_lock(&body_other);
+	if (inside)
+		body_sleep_ns(ns);
+	srcu_read_unlock(&body_other, idx);
+	if (!inside)
+		body_sleep_ns(ns);
+	rcu_thread_online();
+}
+#else
+/* No domains: the nap is in a section of the only domain there is (QSBR: online inside). */
+static void body_nap(uint64_t ns, bool inside)
+{
+	rcu_read_lock();
+	if (inside)
+		body_sleep_ns(ns);
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	if (!inside) {
+		rcu_thread_offline();
+		body_sleep_ns(ns);
+		rcu_thread_online();
+	}
+}
+#endif
+
 struct body_cb {
 	struct rcu_head head;
 	uint64_t payload[];
@@ -200,15 +264,29 @@ static uint64_t body_pending_max(void)
 }
 #endif
 
+#if defined(BENCH_GP_READ)
+#define BODY_CAP_GP BENCH_GP_COUNT
+#else
+#define BODY_CAP_GP 0
+#endif
+#if defined(BENCH_SRCU)
+#define BODY_CAP_DOMAIN BENCH_DOMAIN
+#else
+#define BODY_CAP_DOMAIN 0
+#endif
+
 const struct bench_impl BENCH_IMPL = {
 	.name = BENCH_LABEL,
 	.flavour = BENCH_FLAVOUR,
+	.caps = BENCH_UPDATE | BENCH_SYNC | BENCH_CALL | BENCH_NAP | BODY_CAP_GP | BODY_CAP_DOMAIN,
 #if defined(BENCH_GP_READ)
-	.caps = BENCH_UPDATE | BENCH_SYNC | BENCH_CALL | BENCH_GP_COUNT,
 	.grace_periods = body_grace_periods,
-#else
-	.caps = BENCH_UPDATE | BENCH_SYNC | BENCH_CALL,
 #endif
+#if defined(BENCH_SRCU)
+	.domain_read_loop = body_domain_read_loop,
+	.domain_synchronize = body_domain_synchronize,
+#endif
+	.nap = body_nap,
 #if defined(BENCH_PENDING_MAX)
 	.pending_max = body_pending_max,
 #endif

@@ -374,6 +374,112 @@ static void table_map(void)
 	}
 }
 
+/*
+ * Domains: each flavour's domain (struct srcu_struct) beside its default domain, and ck_epoch's
+ * epoch object; the read side also against the default domain's MEMB read side (the issue's
+ * reference). Then the isolation scenario, a row per (implementation, domain waited for).
+ */
+static void table_domains(void)
+{
+	if (!result_any("dom_read_ns") && !result_any("dom_sync_us"))
+		goto isolation;
+	char title[320];
+	snprintf(title, sizeof title,
+		"domains: a domain's read side (lock + dereference + field + unlock), and synchronize with no "
+		"other thread and against 1 reader in short sections of the same domain, beside the default "
+		"domain's (rcu.h: struct srcu_struct; ck_epoch: its epoch object) [median of %d]", opt.runs);
+	struct table *t = table_new(title, 11);
+	const char *head[] = { "implementation", "read ns: default", "read ns: domain", "domain/default",
+		"domain/default memb", "sync us: default", "sync us: domain", "domain/default",
+		"sync, 1 reader: default", "sync, 1 reader: domain", "domain/default" };
+	header(t, head);
+	const struct result *memb = result_find("dom_read_default_ns", "ours", "memb");
+	for (int f = 0; f < nflavours; f++) {
+		const char *fn = flavour_names[f];
+		const struct result *rd = result_find("dom_read_ns", "ours", fn);
+		const struct result *rdd = result_find("dom_read_default_ns", "ours", fn);
+		const struct result *sd = result_find("dom_sync_us", "ours", fn);
+		const struct result *sdd = result_find("dom_sync_default_us", "ours", fn);
+		if (!rd && !sd)
+			continue;
+		int r = table_row(t);
+		table_set(t, r, 0, "ours-%s", fn);
+		cell_result(t, r, 1, rdd, true);
+		cell_result(t, r, 2, rd, true);
+		cell_ratio(t, r, 3, rd, rdd);
+		cell_ratio(t, r, 4, rd, memb);
+		cell_result(t, r, 5, sdd, true);
+		cell_result(t, r, 6, sd, true);
+		cell_ratio(t, r, 7, sd, sdd);
+		const struct result *s1 = result_find("dom_sync_r1_us", "ours", fn);
+		const struct result *s1d = result_find("dom_sync_r1_default_us", "ours", fn);
+		cell_result(t, r, 8, s1d, true);
+		cell_result(t, r, 9, s1, true);
+		cell_ratio(t, r, 10, s1, s1d);
+	}
+	const struct result *ck = result_find("dom_read_ns", "ck_epoch", "");
+	const struct result *cks = result_find("dom_sync_us", "ck_epoch", "");
+	if (ck || cks) {
+		int r = table_row(t);
+		table_set(t, r, 0, "ck_epoch");
+		table_set(t, r, 1, "-");
+		cell_result(t, r, 2, ck, true);
+		table_set(t, r, 3, "-");
+		cell_ratio(t, r, 4, ck, memb);
+		table_set(t, r, 5, "-");
+		cell_result(t, r, 6, cks, true);
+		table_set(t, r, 7, "-");
+		table_set(t, r, 8, "-");
+		cell_result(t, r, 9, result_find("dom_sync_r1_us", "ck_epoch", ""), true);
+		table_set(t, r, 10, "-");
+	}
+isolation:
+	if (!result_any("iso_dom_ratio") && !result_any("iso_def_ratio"))
+		return;
+	snprintf(title, sizeof title,
+		"isolation: grace-period latency while %d readers of another domain sleep %d us in each of their "
+		"sections, against the same readers sleeping between their sections (liburcu has no domains: its "
+		"readers sleep in its only one) [us; median of %d]", section_nap_sleepers(), section_nap_us(), opt.runs);
+	t = table_new(title, 6);
+	const char *ihead[] = { "implementation", "grace period of", "readers sleep between sections",
+		"readers sleep inside", "inside/between", "longest call, inside" };
+	header(t, ihead);
+	static const char *const names[] = { "ours", PRIMARY, SECONDARY };
+	for (int f = 0; f < nflavours; f++) {
+		const char *fn = flavour_names[f];
+		for (int k = 0; k < 3; k++)
+			for (int dom = 1; dom >= 0; dom--) {
+				const char *p = dom ? "iso_dom" : "iso_def";
+				char m[48];
+				snprintf(m, sizeof m, "%s_ratio", p);
+				const struct result *q = result_find(m, names[k], fn);
+				if (!q)
+					continue;
+				int r = table_row(t);
+				table_set(t, r, 0, "%s-%s", names[k], fn);
+				table_set(t, r, 1, "%s", k ? "its only domain (synchronize_rcu)" : dom ?
+					"another domain (synchronize_srcu)" : "the default domain (synchronize_rcu)");
+				snprintf(m, sizeof m, "%s_base", p);
+				cell_result(t, r, 2, result_find(m, names[k], fn), true);
+				snprintf(m, sizeof m, "%s_slept", p);
+				cell_result(t, r, 3, result_find(m, names[k], fn), true);
+				cell_result(t, r, 4, q, true);
+				snprintf(m, sizeof m, "%s_slept_max", p);
+				cell_result(t, r, 5, result_find(m, names[k], fn), false);
+			}
+	}
+	const struct result *q = result_find("iso_dom_ratio", "ck_epoch", "");
+	if (q) {
+		int r = table_row(t);
+		table_set(t, r, 0, "ck_epoch");
+		table_set(t, r, 1, "another epoch object (ck_epoch_synchronize)");
+		cell_result(t, r, 2, result_find("iso_dom_base", "ck_epoch", ""), true);
+		cell_result(t, r, 3, result_find("iso_dom_slept", "ck_epoch", ""), true);
+		cell_result(t, r, 4, q, true);
+		cell_result(t, r, 5, result_find("iso_dom_slept_max", "ck_epoch", ""), false);
+	}
+}
+
 void report_build(void)
 {
 	char title[320], m[8][48];
@@ -490,6 +596,7 @@ void report_build(void)
 		opt.callbacks);
 	table_metric("rss_held", title, false);
 	table_map();
+	table_domains();
 }
 
 /* ------------------------------------------------------------------ rendering */

@@ -310,6 +310,106 @@ static void section_rss(void)
 	free(list);
 }
 
+/* ------------------------------------------------------------------ domains */
+
+#define NAP_SLEEPERS 2 /* readers of another domain, each sleeping NAP_US per section */
+#define NAP_US 1000
+
+/* An RCU implementation with a default domain (rcu.h, liburcu), not a peer without one (ck). */
+static bool has_default(const struct impl *im)
+{
+	return im->flavour[0] != '\0';
+}
+
+/*
+ * A domain beside the default one: its read side and grace period against the default domain's
+ * in the same slices and runs (rcu.h's struct srcu_struct; ck_epoch's epoch object, which is all
+ * ck has), then the scenario that motivates domains: a grace period of one domain while readers
+ * of another sleep 1 ms inside their sections, against the same readers sleeping between their
+ * sections (bench/measure.c, isolation); liburcu, which has no domains, is measured with its
+ * readers asleep in its only domain.
+ */
+static void section_domains(void)
+{
+	struct impl **list;
+	int n = pick(KIND_EXE, BENCH_DOMAIN, &list);
+	double *ns = xcalloc((size_t)n * 2, sizeof *ns), *ops = xcalloc((size_t)n * 2, sizeof *ops);
+	for (int r = 0; r < opt.runs; r++) {
+		progress("domains", r, opt.runs);
+		memset(ns, 0, (size_t)n * 2 * sizeof *ns);
+		memset(ops, 0, (size_t)n * 2 * sizeof *ops);
+		for (int sl = 0; sl < SLICES; sl++)
+			for (int k = 0; k < n; k++) {
+				int i = (k + sl) % n;
+				for (int d = 0; d < 2; d++) {
+					int dom = (d + sl) % 2; /* which goes first alternates too */
+					struct figures f;
+					if (!dom && !has_default(list[i]))
+						continue;
+					if (ask(list[i], false, &f, "read ms=%g domain=%d", opt.window_ms / SLICES, dom)) {
+						ns[2 * i + dom] += figures_get(&f, "ns", NAN);
+						ops[2 * i + dom] += figures_get(&f, "ops", NAN);
+					}
+				}
+			}
+		for (int i = 0; i < n; i++) {
+			collect("dom_read_ns", list[i], "ns", ops[2 * i + 1] > 0 ? ns[2 * i + 1] / ops[2 * i + 1] : NAN);
+			if (has_default(list[i]))
+				collect("dom_read_default_ns", list[i], "ns", ops[2 * i] > 0 ? ns[2 * i] / ops[2 * i] : NAN);
+		}
+		for (int i = 0; i < n; i++)
+			for (int dom = 1; dom >= (has_default(list[i]) ? 0 : 1); dom--) {
+				struct figures f;
+				if (ask(list[i], false, &f, "sync_idle ms=%g domain=%d", opt.window_ms, dom))
+					collect(dom ? "dom_sync_us" : "dom_sync_default_us", list[i], "us",
+						figures_get(&f, "us", NAN));
+				if (ask(list[i], false, &f, "sync_short readers=1 ms=%g domain=%d", opt.window_ms, dom)) {
+					collect(dom ? "dom_sync_r1_us" : "dom_sync_r1_default_us", list[i], "us",
+						figures_get(&f, "us", NAN));
+					collect(dom ? "dom_sync_r1_p99" : "dom_sync_r1_default_p99", list[i], "us",
+						figures_get(&f, "p99", NAN));
+				}
+			}
+	}
+	collect_flush();
+	free(ns);
+	free(ops);
+	free(list);
+
+	n = pick(KIND_EXE, BENCH_SYNC | BENCH_NAP, &list);
+	double ms = opt.window_ms < 10 ? 10 : opt.window_ms;
+	for (int r = 0; r < opt.runs; r++) {
+		progress("isolation", r, opt.runs);
+		for (int i = 0; i < n; i++)
+			for (int dom = 1; dom >= 0; dom--) {
+				struct figures f;
+				if ((dom && !(list[i]->caps & BENCH_DOMAIN)) || (!dom && !has_default(list[i])))
+					continue;
+				if (!ask(list[i], false, &f, "isolation domain=%d sleepers=%d sleep_us=%d ms=%g", dom,
+					    NAP_SLEEPERS, NAP_US, ms))
+					continue;
+				const char *p = dom ? "iso_dom" : "iso_def";
+				collectf(list[i], "us", figures_get(&f, "base", NAN), "%s_base", p);
+				collectf(list[i], "us", figures_get(&f, "slept", NAN), "%s_slept", p);
+				collectf(list[i], "x", figures_get(&f, "ratio", NAN), "%s_ratio", p);
+				collectf(list[i], "us", figures_get(&f, "slept_max", NAN), "%s_slept_max", p);
+				collectf(list[i], "naps", figures_get(&f, "naps", NAN), "%s_naps", p);
+			}
+	}
+	collect_flush();
+	free(list);
+}
+
+int section_nap_sleepers(void)
+{
+	return NAP_SLEEPERS;
+}
+
+int section_nap_us(void)
+{
+	return NAP_US;
+}
+
 /* ------------------------------------------------------------------ the map */
 
 #define MAP_READERS 2
@@ -345,6 +445,8 @@ const struct section sections[] = {
 		section_callrate },
 	{ "rss", "peak RSS of 10^6 call_rcu(free), fresh processes", section_rss },
 	{ "map", "the read-mostly map of examples/", section_map },
+	{ "domains", "SRCU domains beside the default domain and ck_epoch: read side, synchronize, and a grace "
+		"period while another domain's readers sleep", section_domains },
 	{ NULL, NULL, NULL },
 };
 

@@ -8,6 +8,7 @@
  *   rcu-bench-GROUP --serve ID [--no-pin]  measure ID: commands on stdin, answers on stdout
  *                                          (bench/figures.h has the protocol)
  *   rcu-bench-GROUP --insn ID N            N read-side sections of ID        (bench/callgrind.sh)
+ *   rcu-bench-GROUP --insn-domain ID N     N read-side sections of ID's own domain (BENCH_DOMAIN)
  *   rcu-bench-GROUP --insn-gp ID N [R]     N grace periods of ID with R registered readers that
  *                                          stay outside sections (default 0)  (bench/callgrind.sh)
  *
@@ -157,11 +158,15 @@ static void *idle_reader_main(void *arg)
 	return NULL;
 }
 
-static int insn(const char *id, const char *count, bool gp, int readers)
+enum insn_kind { INSN_READ, INSN_DOMAIN, INSN_GP };
+
+static int insn(const char *id, const char *count, enum insn_kind kind, int readers)
 {
 	const struct bench_impl *im = find_impl(id);
 	uint64_t n = strtoull(count, NULL, 10);
-	if (!im || !n || (gp && !(im->caps & BENCH_SYNC)) || readers < 0 || readers > 64)
+	bool gp = kind == INSN_GP;
+	if (!im || !n || (gp && !(im->caps & BENCH_SYNC)) || readers < 0 || readers > 64 ||
+	    (kind == INSN_DOMAIN && !(im->caps & BENCH_DOMAIN)))
 		return 2;
 	im->setup();
 	pthread_barrier_t ready, done;
@@ -178,6 +183,10 @@ static int insn(const char *id, const char *count, bool gp, int readers)
 		for (int i = 0; i < 10; i++) /* first use: the library's set-up, the TLS */
 			im->synchronize();
 		bench_insn_gp(im, n);
+	} else if (kind == INSN_DOMAIN) {
+		volatile uint64_t sink = im->domain_read_loop(1000); /* first use: the thread takes a slot */
+		sink += bench_insn_domain(im, n);
+		(void)sink;
 	} else {
 		volatile uint64_t sink = im->read_loop(1000); /* first use: BP registers, TLS is set up */
 		sink += bench_insn_measure(im, n);
@@ -192,7 +201,8 @@ static int insn(const char *id, const char *count, bool gp, int readers)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rcu-bench-%s --list | --serve ID [--no-pin] | --insn ID N | --insn-gp ID N [R]\n"
+	fprintf(stderr, "usage: rcu-bench-%s --list | --serve ID [--no-pin] | --insn ID N | --insn-domain ID N | "
+		"--insn-gp ID N [R]\n"
 		"(a server for rcu-bench: run rcu-bench)\n", bench_group);
 	exit(2);
 }
@@ -212,9 +222,11 @@ int main(int argc, char **argv)
 		return serve(argv[2]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "--insn"))
-		return insn(argv[2], argv[3], false, 0);
+		return insn(argv[2], argv[3], INSN_READ, 0);
+	if (argc == 4 && !strcmp(argv[1], "--insn-domain"))
+		return insn(argv[2], argv[3], INSN_DOMAIN, 0);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--insn-gp"))
-		return insn(argv[2], argv[3], true, argc == 5 ? atoi(argv[4]) : 0);
+		return insn(argv[2], argv[3], INSN_GP, argc == 5 ? atoi(argv[4]) : 0);
 	usage();
 	return 2;
 }
