@@ -401,6 +401,17 @@ static int rcu__tsan_fence_word RCU__UNUSED;
  * checkers take for a full fence (and would then prove a stronger program than the one shipped).
  */
 #define rcu__fence_compiler() __asm__ __volatile__("" ::: "memory")
+/*
+ * A release fence: the accesses before it before the stores after it, for a thread that
+ * acquires one of those stores. A compiler barrier on x86, `dmb ish` on Arm, `lwsync` on POWER.
+ * TSan does not model fences (GCC warns that it ignores them): under TSan it is
+ * a compiler barrier, and the one use (S2) orders atomics only, so no race report depends on it.
+ */
+#if defined(RCU__TSAN) && !defined(RCU_C11_FENCES)
+#define rcu__fence_release() rcu__fence_compiler()
+#else
+#define rcu__fence_release() __atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
 
 static inline void rcu__cpu_relax(void)
 {
@@ -788,7 +799,7 @@ void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out);
 int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r, const char *file, int line);
 void RCU__SYM(srcu_init)(struct srcu_struct *ssp);
 void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp);
-RCU__COLD void RCU__SYM(die)(const char *call, const char *rule);
+RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule);
 void RCU__SYM(debug_delay)(void);
 void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 
@@ -2284,6 +2295,12 @@ RCU__WEAK int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r
 			continue;
 		sl->nesting = 0;
 		rcu__store(&sl->gp, gp, RCU__RELAXED);
+		/*
+		 * S2: the tag before the slot's seq store in rcu__slot_enter(); pairs with G2's acquire
+		 * load of seq in rcu__reader_holds(). An updater of the slot's previous domain that
+		 * reads the new seq then reads the new tag, and does not wait for a section of ours.
+		 */
+		rcu__fence_release();
 #if defined(RCU_DEBUG)
 		sl->section_file = file;
 		sl->section_line = line;
@@ -3397,7 +3414,7 @@ static inline void rcu__thread_name(long tid, char *buf, size_t size)
 #endif
 }
 
-RCU__WEAK RCU__COLD void RCU__SYM(die)(const char *call, const char *rule)
+RCU__WEAK RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule)
 {
 	char name[32];
 	long tid = rcu__gettid();
