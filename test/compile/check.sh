@@ -23,7 +23,8 @@
 #           RCU_LIBURCU_NAMES and RCU_KERNEL_NAMES, the C++ layer) as C11, C17, C2x and GNU C11
 #           with gcc and clang and as C++11, C++14, C++17, C++20 and C++23 with g++ and clang++,
 #           each flavour (RCU_DEBUG too, one standard per language); test/cxx's sources at -O2
-#           -Werror (the suite builds them without -Werror; QSBR and MEMB); the memory orders of the pointer
+#           -Werror, and the C++ examples (the suite builds both without -Werror; QSBR and MEMB);
+#           the memory orders of the pointer
 #           macros for each pointer kind in the compilers' IR (orders.py); null pointer constants
 #           in the C++ pointer macros (cxx_null.cpp); rcu_domain::unlock() inlined at -O2
 #           (cxx_domain_unlock.cpp); a null callback rejected in C and C++, with a control;
@@ -370,6 +371,10 @@ lang)
 		# The warnings gate of test/cxx (built without -Werror by the suite): QSBR and MEMB, whose
 		# read sides differ most.
 		for fl in QSBR MEMB; do
+			for e in cxx_config cxx_p2545; do
+				job "cxx-examples-$c-$e-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl \
+					"$src/examples/$e.cpp"
+			done
 			for t in api pointers static_domain; do
 				job "cxx-tests-$c-$t-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -D_GNU_SOURCE \
 					-DRCU_FLAVOUR_$fl "$src/test/cxx/$t.cpp"
