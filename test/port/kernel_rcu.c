@@ -54,7 +54,8 @@ static int foo_update_a(int new_a, int how)
 		return -1;
 	spin_lock(&foo_lock);
 	old_fp = rcu_dereference_protected(gbl_foo, lockdep_is_held(&foo_lock));
-	*new_fp = *old_fp;
+	BUG_ON(old_fp->a != new_a - 1); /* the harness counts a up from 0 */
+	/* Field by field, not `*new_fp = *old_fp`: readers change old_fp->ref meanwhile. */
 	new_fp->a = new_a;
 	new_fp->c = 3L * new_a;
 	refcount_set(&new_fp->ref, 1);

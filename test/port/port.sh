@@ -4,7 +4,7 @@
 # test/port/port.sh: build one ported program and run it (meson test, suite `port`).
 #
 #   port.sh --compiler CC --lang c|c++ --flavour F --src ROOT --out DIR [--sanitize LIST]
-#           [--liburcu "CFLAGS" --liburcu-libs "LIBS"] PROGRAM.c
+#           [--liburcu "CFLAGS" --liburcu-libs "LIBS"] [--skip REASON] PROGRAM.c
 #
 # The program is compiled here, in the test, not by the build: a port that does not compile (a
 # name rcu.h lacks, a warning it causes) is then one failing test whose log holds the compiler's
@@ -12,13 +12,14 @@
 # (`-x c++` over the same .c file), -DRCU_FLAVOUR_<F>, -pthread, and the build's sanitizers.
 # With --liburcu the program is built as the original instead (-DPORT_LIBURCU, the given liburcu
 # flags, warnings not fatal: liburcu's headers are not the subject), as the control that proves
-# the program is liburcu code whose checks hold under liburcu. The control also gets
+# the program is liburcu code whose checks hold under liburcu. --skip: report the test skipped
+# (exit 77) with the reason, without building it. The control also gets
 # -fno-strict-aliasing: liburcu's cds_hlist functions store through the bucket head cast to a
 # node (urcu/hlist.h), which GCC at -O2 reorders against the program's own reads of the head
 # (liburcu_hlist.c's emptiness check fails without it); rcu.h's hash lists do not cast. Exit status: the program's, or 1
 # when it does not compile, or 124 when it runs past 60 s.
 set -u
-compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0
+compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0 skip=
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--compiler) compiler=$2; shift 2 ;;
@@ -29,10 +30,15 @@ while [ $# -gt 1 ]; do
 	--sanitize) sanitize=$2; shift 2 ;;
 	--liburcu) liburcu=$2; original=1; shift 2 ;;
 	--liburcu-libs) liburcu_libs=$2; shift 2 ;;
+	--skip) skip=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
 prog=${1:?usage: port.sh --compiler CC --lang c|c++ --flavour F --src ROOT --out DIR PROGRAM.c}
+if [ -n "$skip" ]; then
+	echo "port.sh: skipped: $skip"
+	exit 77
+fi
 mkdir -p "$(dirname "$out")"
 
 std=-std=c11
