@@ -2,8 +2,8 @@
 /*
  * test/compile/liburcu_names.c: the names of liburcu's API that a port of a liburcu program
  * meets and that rcu.h (RCU_LIBURCU_NAMES) is missing or gives another shape, each used the way
- * liburcu declares it (the urcu/ headers of liburcu 0.13 and 0.15): as a function where liburcu has a
- * function (pthread_atfork() takes the fork handlers), with liburcu's return types, with
+ * liburcu declares it (the urcu/ headers of liburcu 0.13 and 0.15): as a function where liburcu
+ * has a function (pthread_atfork() takes the fork handlers), with liburcu's return types, with
  * liburcu's optional memory-order argument. check.sh (group `lang`, checks `liburcu-names-*`)
  * compiles it with gcc and clang in every flavour; it fails while any of them is missing, and
  * the compiler's messages are the list. docs/api.md's "Porting from liburcu" says what each is.

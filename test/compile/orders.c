@@ -93,7 +93,10 @@ O_FN void o_list_add_tail__list(struct obj *n) { rcu_list_add_tail(&n->link, &o_
 O_FN void o_list_del__list(struct obj *n);
 O_FN void o_list_del__list(struct obj *n) { rcu_list_del(&n->link); }
 O_FN void o_list_replace__list(struct obj *o, struct obj *n);
-O_FN void o_list_replace__list(struct obj *o, struct obj *n) { rcu_list_replace(&o->link, &n->link); }
+O_FN void o_list_replace__list(struct obj *o, struct obj *n)
+{
+	rcu_list_replace(&o->link, &n->link);
+}
 O_FN int o_list_walk__list(void);
 O_FN int o_list_walk__list(void)
 {

@@ -36,14 +36,17 @@ EXPECT = {
     'rcu_init_pointer': [('store', 'relaxed')],
     'RCU_INIT_POINTER': [('store', 'relaxed')],
     'rcu_xchg_pointer': [('xchg', 'acq_rel')],
-    'rcu_cmpxchg_pointer': [('cmpxchg', 'acq_rel/acquire')],
+    'rcu_cmpxchg_pointer': [('cmpxchg', 'acq_rel/acquire')],  # success/failure
     'rcu_replace_pointer': sorted([('load', 'relaxed'), ('store', 'release')]),
     # lists: one release store publishes; the rest of the updater's accesses are relaxed
-    'list_add': sorted([('load', 'relaxed'), ('store', 'relaxed'), ('store', 'release')]),
+    'list_add': sorted([('load', 'relaxed'), ('store', 'relaxed'),
+                        ('store', 'release')]),
     'list_add_tail': sorted([('store', 'relaxed'), ('store', 'release')]),
     'list_del': sorted([('load', 'relaxed'), ('store', 'release')]),
-    'list_replace': sorted([('load', 'relaxed'), ('store', 'relaxed'), ('store', 'release')]),
-    'hlist_add_head': sorted([('load', 'relaxed'), ('store', 'relaxed'), ('store', 'release')]),
+    'list_replace': sorted([('load', 'relaxed'), ('store', 'relaxed'),
+                            ('store', 'release')]),
+    'hlist_add_head': sorted([('load', 'relaxed'), ('store', 'relaxed'),
+                              ('store', 'release')]),
     'hlist_del': sorted([('load', 'relaxed'), ('store', 'release')]),
     # walks: every load is a consume; how many the loop keeps is the compiler's business
     'list_walk': 'all loads acquire',
@@ -52,7 +55,8 @@ EXPECT = {
 }
 KINDS = {'c': ['plain', 'atomic', 'member', 'cplain', 'list'],
          'c++': ['plain', 'atomic', 'member', 'cplain', 'list']}
-GCC_ORDERS = {'0': 'relaxed', '1': 'acquire', '2': 'acquire', '3': 'release', '4': 'acq_rel', '5': 'seq_cst'}
+GCC_ORDERS = {'0': 'relaxed', '1': 'acquire', '2': 'acquire', '3': 'release', '4': 'acq_rel',
+              '5': 'seq_cst'}  # GCC's memmodel numbers; 1 is consume, taken as acquire
 CLANG_ORDERS = {'monotonic': 'relaxed', 'acquire': 'acquire', 'release': 'release',
                 'acq_rel': 'acq_rel', 'seq_cst': 'seq_cst', 'unordered': 'unordered'}
 
@@ -120,11 +124,13 @@ def main():
     base = [a.compiler, '-x', a.lang, '-O1', '-I' + a.src] + a.flags
     with tempfile.TemporaryDirectory(prefix='rcu-orders-') as tmp:
         if a.family == 'clang':
-            p = subprocess.run(base + ['-S', '-emit-llvm', '-o', '-', src], capture_output=True, text=True)
+            p = subprocess.run(base + ['-S', '-emit-llvm', '-o', '-', src],
+                               capture_output=True, text=True)
             text = p.stdout
         else:
             dump = tmp + '/orders.optimized'
-            p = subprocess.run(base + ['-c', '-o', tmp + '/orders.o', '-fdump-tree-optimized=' + dump, src],
+            p = subprocess.run(base + ['-c', '-o', tmp + '/orders.o',
+                                       '-fdump-tree-optimized=' + dump, src],
                                capture_output=True, text=True)
             text = open(dump).read() if p.returncode == 0 else ''
         if p.returncode != 0:
@@ -133,8 +139,9 @@ def main():
     funcs = clang_accesses(text) if a.family == 'clang' else gcc_accesses(text)
     bad = checked = 0
     for macro, want in EXPECT.items():
-        kinds = ['list'] if macro.startswith(('list_', 'hlist_')) else [k for k in KINDS[a.lang] if k != 'list']
-        if a.lang == 'c++' and any(f.endswith('__c23') for f in funcs) and not macro.startswith(('list_', 'hlist_')):
+        lists = macro.startswith(('list_', 'hlist_'))
+        kinds = ['list'] if lists else [k for k in KINDS[a.lang] if k != 'list']
+        if a.lang == 'c++' and not lists and any(f.endswith('__c23') for f in funcs):
             kinds = kinds + ['c23']
         for kind in kinds:
             name = f'o_{macro}__{kind}'
@@ -151,7 +158,8 @@ def main():
             if not ok:
                 print(f'FAIL {name}: found {got}, want {want}')
                 bad += 1
-    print(f'orders.py ({a.family}, {a.lang}): {checked - bad} of {checked} functions have the expected orders')
+    print(f'orders.py ({a.family}, {a.lang}): {checked - bad} of {checked} functions '
+          'have the expected orders')
     return 1 if bad else 0
 
 

@@ -243,7 +243,8 @@ int main(void)
 	BUG_ON(!rcu_access_pointer(gbl_foo));
 	foo_exit();
 	BUG_ON(rcu_access_pointer(gbl_foo) != NULL);
-	BUG_ON(__atomic_load_n(&foo_reclaimed, __ATOMIC_RELAXED) != updates); /* the last went by kfree_rcu() */
+	/* Every replaced version went through foo_reclaim(); the last one through kfree_rcu(). */
+	BUG_ON(__atomic_load_n(&foo_reclaimed, __ATOMIC_RELAXED) != updates);
 	BUG_ON(torn != 0);
 	srcu_barrier(&cfg_srcu);
 	BUG_ON(__atomic_load_n(&cfg_reclaimed, __ATOMIC_RELAXED) != 10);
