@@ -32,6 +32,22 @@
 #           a NULL or a value below 4096 that is not a constant
 #           aborts with rcu.h's sentence, in release and RCU_DEBUG builds, before anything is
 #           freed; a real callback and rcu_free() (its own path) still run and free.
+#   lang    C and C++ and ported code (issue #12), at -O2 with -Wall -Wextra -Wpedantic -Werror:
+#           lang.c (every pointer macro on each pointer kind, the list iterators, the names of
+#           RCU_LIBURCU_NAMES and RCU_KERNEL_NAMES, the C++ layer) as C11, C17, C2x and GNU C11
+#           with gcc and clang in each flavour, and as C++11, C++14, C++17, C++20 and C++23 with
+#           g++ and clang++ in QSBR and MEMB, C++17 in each flavour (RCU_DEBUG: C11, C++17);
+#           test/cxx's sources and the C++ examples with -Werror (the suite builds them without);
+#           the memory orders of the pointer macros for each pointer kind in the compilers' IR
+#           (orders.py); null pointer constants in the C++ pointer macros (cxx_null.cpp);
+#           rcu_domain::unlock() inlined at -O2 (cxx_domain_unlock.cpp); a null callback
+#           rejected in C and C++, with a control; no dynamic initialiser in a C++ unit, with a
+#           control; the names of liburcu and of the kernel that ported code meets
+#           (liburcu_names.c, kernel_names.c); a program built from gcc, clang, g++ and clang++
+#           objects and a shared object, run (one RCU); test/port/pointers.c built with clang
+#           and run in each flavour, test/cxx's tests with clang and clang++ in QSBR and MB; the
+#           ```cpp blocks of the docs compiled (and run when they hold main()).
+#           C++ checks need --gxx and --clangxx (either may be empty); the runs need Criterion.
 #
 # --header DIR takes rcu.h from DIR instead of ROOT (say, an older rcu.h, to show what a group
 # catches: `git show 087fd8e:rcu.h > /tmp/old/rcu.h; check.sh ... --header /tmp/old config`).
@@ -43,13 +59,15 @@
 # otherwise each failure is printed with the compiler's or the program's output.
 set -u
 
-src= out= gcc= clang= header= xfail= jobs=$(nproc 2>/dev/null || echo 2)
+src= out= gcc= clang= gxx= clangxx= header= xfail= jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--src) src=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--gcc) gcc=$2; shift 2 ;;
 	--clang) clang=$2; shift 2 ;;
+	--gxx) gxx=$2; shift 2 ;;
+	--clangxx) clangxx=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--header) header=$2; shift 2 ;;
 	--expect-fail) xfail=$2; shift 2 ;;
@@ -70,7 +88,14 @@ mapfile -t flavours < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$src/
 warn=(-Wall -Wextra -Wpedantic -Werror)
 inc=(-I"${header:-$src}" -I"$src") # rcu_flavours/ (whose selectors include the tree's ../rcu.h)
 
-cc_path() { if [ "$1" = gcc ]; then echo "$gcc"; else echo "$clang"; fi; }
+cc_path() {
+	case "$1" in
+	gcc) echo "$gcc" ;;
+	clang) echo "$clang" ;;
+	g++) echo "$gxx" ;;
+	clang++) echo "$clangxx" ;;
+	esac
+}
 
 # Each job writes $out/<name>.log and, when it passes, $out/<name>.ok.
 pass() { : >"$out/$1.ok"; }
@@ -252,6 +277,119 @@ callback_case() {
 	) >"$out/$name.log" 2>&1 && pass "$name"
 }
 
+# must_fail_any NAME REGEX CC ARGS...: must not compile, and the compiler's output must match the
+# extended REGEX (the error may point at the caller's line, as deleted functions' errors do).
+must_fail_any() {
+	local name=$1 re=$2 cc; cc=$(cc_path "$3"); shift 3
+	if "$cc" "$@" -c -o "$out/$name.o" >"$out/$name.log" 2>&1; then
+		echo "compiled, but must not" >>"$out/$name.log"
+		return
+	fi
+	if grep -q -E -- "$re" "$out/$name.log"; then
+		pass "$name"
+	else
+		echo "no compiler message matching: $re" >>"$out/$name.log"
+	fi
+}
+
+# orders NAME FAMILY LANG ARGS...: the pointer macros' memory orders in the compiler's IR.
+orders() {
+	local name=$1 fam=$2 lang=$3 cc; shift 3
+	if [ "$lang" = c ]; then
+		cc=$(cc_path "$fam")
+	elif [ "$fam" = gcc ]; then
+		cc=$gxx
+	else
+		cc=$clangxx
+	fi
+	python3 "$here/orders.py" --compiler "$cc" --family "$fam" --lang "$lang" --src "$src" -- "$@" \
+		>"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# const_init NAME CC WANT ARGS...: const_init.cpp's object has (WANT=no) or has (WANT=yes) a
+# dynamic initialiser or a guarded static.
+const_init() {
+	local name=$1 cc want=$3; cc=$(cc_path "$2"); shift 3
+	{
+		"$cc" "$@" -c -o "$out/$name.o" "$here/const_init.cpp" || exit 1
+		nm "$out/$name.o" | grep -E '_GLOBAL__sub_I|__cxa_guard_acquire' >"$out/$name.dyn"
+		cat "$out/$name.dyn"
+		if [ "$want" = no ] && [ -s "$out/$name.dyn" ]; then
+			echo "the object has a dynamic initialiser or a guarded static (above)"; exit 1
+		fi
+		if [ "$want" = yes ] && [ ! -s "$out/$name.dyn" ]; then
+			echo "the control's dynamic initialiser was not found: the check cannot see one"; exit 1
+		fi
+	} >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# run_mixed NAME FLAVOUR: test/cxx's mixed program from four compilers' objects: the C host by
+# clang, test/symbols/check.c by gcc, the C++ unit by g++, the C++ shared object by clang++.
+run_mixed() {
+	local name=$1 fl=$2 d="$out/$1.d"
+	local f=(-O2 -DRCU_FLAVOUR_"$fl" -D_GNU_SOURCE -I"$src")
+	mkdir -p "$d"
+	{
+		"$clangxx" -std=c++17 "${f[@]}" -DPEER_WHO='"C++ library (clang++)"' -fPIC -shared -pthread \
+			-o "$d/libcxxpeer.so" "$src/test/cxx/peer_cxx.cpp" &&
+			"$gxx" -std=c++17 "${f[@]}" -DPEER_CXX_TABLE=rcu_test_cxx_ops -DPEER_WHO='"C++ unit (g++)"' \
+				-c -o "$d/unit.o" "$src/test/cxx/peer_cxx.cpp" &&
+			"$clang" -std=c11 "${f[@]}" -c -o "$d/host.o" "$src/test/cxx/mixed_host.c" &&
+			"$gcc" -std=c11 "${f[@]}" -c -o "$d/check.o" "$src/test/symbols/check.c" &&
+			"$gxx" -pthread -o "$d/mixed" "$d/host.o" "$d/unit.o" "$d/check.o" -L"$d" -lcxxpeer \
+				-Wl,-rpath,"$d" &&
+			timeout 60 "$d/mixed"
+	} >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# run_tests NAME FLAVOUR [cxx]: test/port/pointers.c by clang, and with `cxx` test/cxx's tests by
+# clang and clang++, linked with Criterion and run.
+run_tests() {
+	local name=$1 fl=$2 cxx=${3:-} d="$out/$1.d"
+	local f=(-O1 -g -Wall -Wextra -Wpedantic -DRCU_FLAVOUR_"$fl" -D_GNU_SOURCE -I"$src")
+	mkdir -p "$d"
+	{
+		"$clang" -std=c11 "${f[@]}" -o "$d/pointers" "$src/test/port/pointers.c" -lcriterion -pthread &&
+			timeout 120 "$d/pointers" --jobs=1 &&
+			{ [ "$cxx" != cxx ] || {
+			"$clang" -std=c11 "${f[@]}" -c -o "$d/main.o" "$src/test/cxx/cxx_main.c" &&
+			"$clangxx" -std=c++17 "${f[@]}" -c -o "$d/api.o" "$src/test/cxx/api.cpp" &&
+			"$clangxx" -std=c++17 "${f[@]}" -c -o "$d/ptr.o" "$src/test/cxx/pointers.cpp" &&
+			"$clangxx" -o "$d/cxx" "$d/main.o" "$d/api.o" "$d/ptr.o" -lcriterion -pthread &&
+			timeout 120 "$d/cxx" --jobs=1; }; }
+	} >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# docs_cpp NAME CXX STD FLAVOUR: every ```cpp block of README.md and docs/*.md compiles (as its own
+# translation unit) and, when it defines main(), runs and exits 0.
+docs_cpp() {
+	local name=$1 cxx std=$3 fl=$4 d="$out/$1.d"; cxx=$(cc_path "$2")
+	mkdir -p "$d"
+	{
+		local n=0 bad=0
+		for md in "$src/README.md" "$src"/docs/*.md; do
+			awk -v dir="$d" -v base="$(basename "$md" .md)" '
+				/^```cpp[ \t]*$/ { n++; f = sprintf("%s/%s-%d.cpp", dir, base, n); printf "#line %d \"%s\"\n", NR + 1, FILENAME > f; inb = 1; next }
+				/^```/ && inb { inb = 0; close(f); next }
+				inb { print > f }' "$md"
+		done
+		for b in "$d"/*.cpp; do
+			[ -e "$b" ] || continue
+			n=$((n + 1))
+			if grep -q -E '^[[:space:]]*int[[:space:]]+main[[:space:]]*\(' "$b"; then
+				"$cxx" -std="$std" -O2 -Wall -Wextra -Wpedantic -Werror -DRCU_FLAVOUR_"$fl" -I"$src" \
+					-pthread -o "${b%.cpp}" "$b" && timeout 60 "${b%.cpp}" || { echo "FAILED: $b"; bad=1; }
+			else
+				"$cxx" -std="$std" -O2 -Wall -Wextra -Wpedantic -Werror -DRCU_FLAVOUR_"$fl" -I"$src" \
+					-c -o "${b%.cpp}.o" "$b" || { echo "FAILED: $b"; bad=1; }
+			fi
+		done
+		echo "$n C++ blocks"
+		[ "$n" -gt 0 ] || { echo "no \`\`\`cpp block found in the docs"; exit 1; }
+		[ "$bad" = 0 ]
+	} >"$out/$name.log" 2>&1 && pass "$name"
+}
+
 declare -a names=()
 job() {
 	names+=("$1")
@@ -395,6 +533,81 @@ callback)
 		job "run-$(echo "$fl" | tr 'A-Z' 'a-z')" callback_case "$fl" ""
 		job "run-$(echo "$fl" | tr 'A-Z' 'a-z')-debug" callback_case "$fl" "-DRCU_DEBUG"
 	done
+	;;
+lang)
+	ow=(-O2 -Wall -Wextra -Wpedantic -Werror)
+	lang_c="$here/lang.c"
+	for c in "${compilers[@]}"; do
+		for std in c11 c17 c2x gnu11; do
+			for fl in "${flavours[@]}"; do
+				job "lang-$c-$std-$fl" ok_compile "$c" -std=$std "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$lang_c"
+			done
+		done
+		for fl in "${flavours[@]}"; do
+			job "lang-$c-c11-$fl-debug" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl -DRCU_DEBUG "$lang_c"
+			job "orders-$c-c-$fl" orders "$c" c -std=c11 -DRCU_FLAVOUR_$fl
+			job "liburcu-names-$c-$fl" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/liburcu_names.c"
+			job "kernel-names-$c-$fl" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/kernel_names.c"
+		done
+		job "reject-null-ok-$c" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DCASE_OK "$here/reject_null_callback.c"
+		for case in CALL_RCU_NULL CALL_RCU_ZERO CALL_SRCU_NULL; do
+			job "reject-null-$c-$case" must_fail_any 'null pointer constant' "$c" -std=c11 "${inc[@]}" \
+				-DCASE_$case "$here/reject_null_callback.c"
+		done
+	done
+	cxxs=()
+	[ -n "$gxx" ] && cxxs+=(g++)
+	[ -n "$clangxx" ] && cxxs+=(clang++)
+	for c in "${cxxs[@]}"; do
+		fam=gcc
+		[ "$c" = clang++ ] && fam=clang
+		# Every standard in QSBR and MEMB (the read sides that differ most), C++17 in all four.
+		for std in c++11 c++14 c++17 c++20 c++2b; do
+			for fl in QSBR MEMB; do
+				job "lang-$c-$std-$fl" ok_compile "$c" -x c++ -std=$std "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$lang_c"
+			done
+		done
+		for fl in MB BP; do
+			job "lang-$c-c++17-$fl" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$lang_c"
+		done
+		for fl in "${flavours[@]}"; do
+			job "lang-$c-c++17-$fl-debug" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl -DRCU_DEBUG "$lang_c"
+			job "orders-$fam-c++-$fl" orders "$fam" c++ -std=c++2b -DRCU_FLAVOUR_$fl
+			job "const-init-$c-$fl" const_init "$c" no -std=c++17 -O2 "${inc[@]}" -DRCU_FLAVOUR_$fl
+		done
+		job "const-init-control-$c" const_init "$c" yes -std=c++17 -O2 "${inc[@]}" -DCONST_INIT_CONTROL
+		# The warnings gate of test/cxx (built without -Werror by the suite): QSBR and MEMB, whose
+		# read sides differ most.
+		for fl in QSBR MEMB; do
+			for e in cxx_config cxx_p2545; do
+				job "cxx-examples-$c-$e-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl \
+					"$src/examples/$e.cpp"
+			done
+			for t in api pointers static_domain; do
+				job "cxx-tests-$c-$t-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -D_GNU_SOURCE \
+					-DRCU_FLAVOUR_$fl "$src/test/cxx/$t.cpp"
+			done
+		done
+		for std in c++11 c++17 c++2b; do
+			job "cxx-null-$c-$std" ok_compile "$c" -std=$std "${ow[@]}" "${inc[@]}" "$here/cxx_null.cpp"
+			job "cxx-domain-unlock-$c-$std" ok_compile "$c" -std=$std "${ow[@]}" "${inc[@]}" "$here/cxx_domain_unlock.cpp"
+		done
+		job "reject-null-ok-$c" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DCASE_OK "$here/reject_null_callback.c"
+		for case in CALL_RCU_NULL CALL_RCU_ZERO CALL_SRCU_NULL CALL_RCU_NULLPTR CALL_SRCU_NULLPTR; do
+			job "reject-null-$c-$case" must_fail_any 'deleted|ambiguous|no matching|invalid conversion' "$c" \
+				-x c++ -std=c++17 "${inc[@]}" -DCASE_$case "$here/reject_null_callback.c"
+		done
+		job "docs-cpp-$c" docs_cpp "$c" c++17 MEMB
+		job "docs-cpp-$c-qsbr" docs_cpp "$c" c++17 QSBR
+	done
+	if [ -n "$gxx" ] && [ -n "$clangxx" ] && [ -n "$clang" ]; then
+		for fl in "${flavours[@]}"; do
+			job "run-mixed-compilers-$fl" run_mixed "$fl"
+			extra=()
+			case "$fl" in QSBR | MB) extra=(cxx) ;; esac # the C++ tests: the two read sides
+			job "run-tests-clang-$fl" run_tests "$fl" "${extra[@]}"
+		done
+	fi
 	;;
 *)
 	echo "check.sh: unknown group $group" >&2

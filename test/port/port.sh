@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: 0BSD
+#
+# test/port/port.sh: build one ported program and run it (meson test, suite `port`).
+#
+#   port.sh --compiler CC --lang c|c++ --flavour F --src ROOT --out DIR [--sanitize LIST]
+#           [--liburcu "CFLAGS" --liburcu-libs "LIBS"] [--skip REASON] PROGRAM.c
+#
+# The program is compiled here, in the test, not by the build: a port that does not compile (a
+# name rcu.h lacks, a warning it causes) is then one failing test whose log holds the compiler's
+# messages, not a broken build. Flags: -O2 -g -Wall -Wextra -Wpedantic -Werror, C11 or C++17
+# (`-x c++` over the same .c file), -DRCU_FLAVOUR_<F>, -pthread, and the build's sanitizers.
+# With --liburcu the program is built as the original instead (-DPORT_LIBURCU, the given liburcu
+# flags, warnings not fatal: liburcu's headers are not the subject), as the control that proves
+# the program is liburcu code whose checks hold under liburcu. --skip: report the test skipped
+# (exit 77) with the reason, without building it. The control also gets
+# -fno-strict-aliasing: liburcu's cds_hlist functions store through the bucket head cast to a
+# node (urcu/hlist.h), which GCC at -O2 reorders against the program's own reads of the head
+# (liburcu_hlist.c's emptiness check fails without it); rcu.h's hash lists do not cast. Exit status: the program's, or 1
+# when it does not compile, or 124 when it runs past 60 s.
+set -u
+compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0 skip=
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--compiler) compiler=$2; shift 2 ;;
+	--lang) lang=$2; shift 2 ;;
+	--flavour) flavour=$2; shift 2 ;;
+	--src) src=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--sanitize) sanitize=$2; shift 2 ;;
+	--liburcu) liburcu=$2; original=1; shift 2 ;;
+	--liburcu-libs) liburcu_libs=$2; shift 2 ;;
+	--skip) skip=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+prog=${1:?usage: port.sh --compiler CC --lang c|c++ --flavour F --src ROOT --out DIR PROGRAM.c}
+if [ -n "$skip" ]; then
+	echo "port.sh: skipped: $skip"
+	exit 77
+fi
+mkdir -p "$(dirname "$out")"
+
+std=-std=c11
+[ "$lang" = c++ ] && std=-std=c++17
+flags=(-x "$lang" "$std" -O2 -g -Wall -Wextra -Wpedantic -DRCU_FLAVOUR_"$(echo "$flavour" | tr a-z A-Z)")
+if [ "$original" = 1 ]; then
+	# shellcheck disable=SC2206 # the flags are words
+	flags+=(-DPORT_LIBURCU -fno-strict-aliasing $liburcu)
+else
+	flags+=(-Werror -I"$src" -I"$src/test/port")
+fi
+if [ "$sanitize" != none ] && [ -n "$sanitize" ]; then
+	flags+=(-fsanitize="$sanitize" -fno-omit-frame-pointer)
+fi
+echo "port.sh: $compiler ${flags[*]} $prog -x none -o $out -pthread $liburcu_libs"
+# shellcheck disable=SC2086 # the compiler may be a command with arguments; the libraries are words
+if ! $compiler "${flags[@]}" "$prog" -x none -o "$out" -pthread $liburcu_libs; then
+	echo "port.sh: $(basename "$prog") does not compile as $lang ($flavour)"
+	exit 1
+fi
+timeout 60 "$out"
