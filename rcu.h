@@ -1168,33 +1168,37 @@ static inline bool srcu_read_lock_held(const struct srcu_struct *ssp) RCU__NOEXC
 RCU__EXTERN_C_END
 namespace rcu {
 namespace detail {
+/*
+ * The new and the expected values are parameters of type `T *` itself, deduced from the pointer
+ * only (identity<> is a non-deduced context), so that they convert as in an assignment: NULL, 0,
+ * nullptr, a derived-class pointer, a non-const pointer to a pointer-to-const.
+ */
+template <class T> struct identity {
+	typedef T type;
+};
 /* Plain `T *` pointers. */
 template <class T> inline T *ptr_load(T *const *p, int mo) noexcept
 {
 	return __atomic_load_n(p, mo);
 }
-template <class T, class V> inline void ptr_store(T **p, V &&v, int mo) noexcept
+template <class T> inline void ptr_store(T **p, typename identity<T *>::type v, int mo) noexcept
 {
-	T *nv = std::forward<V>(v);
-	__atomic_store_n(p, nv, mo);
+	__atomic_store_n(p, v, mo);
 }
-template <class T, class V> inline T *ptr_xchg(T **p, V &&v, int mo) noexcept
+template <class T> inline T *ptr_xchg(T **p, typename identity<T *>::type v, int mo) noexcept
 {
-	T *nv = std::forward<V>(v);
-	return __atomic_exchange_n(p, nv, mo);
+	return __atomic_exchange_n(p, v, mo);
 }
-template <class T, class O, class V> inline T *ptr_cmpxchg(T **p, O &&old, V &&v) noexcept
+template <class T>
+inline T *ptr_cmpxchg(T **p, typename identity<T *>::type expected, typename identity<T *>::type v) noexcept
 {
-	T *expected = std::forward<O>(old);
-	T *nv = std::forward<V>(v);
-	__atomic_compare_exchange_n(p, &expected, nv, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	__atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	return expected;
 }
-template <class T, class V> inline T *ptr_replace(T **p, V &&v) noexcept
+template <class T> inline T *ptr_replace(T **p, typename identity<T *>::type v) noexcept
 {
-	T *nv = std::forward<V>(v);
 	T *old = __atomic_load_n(p, __ATOMIC_RELAXED);
-	__atomic_store_n(p, nv, __ATOMIC_RELEASE);
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 	return old;
 }
 /* std::atomic<T *> pointers (what C++23's _Atomic(T *) names). */
@@ -1206,28 +1210,24 @@ template <class T> inline T *ptr_load(const std::atomic<T *> *p, int mo) noexcep
 {
 	return p->load(order(mo));
 }
-template <class T, class V> inline void ptr_store(std::atomic<T *> *p, V &&v, int mo) noexcept
+template <class T> inline void ptr_store(std::atomic<T *> *p, typename identity<T *>::type v, int mo) noexcept
 {
-	T *nv = std::forward<V>(v);
-	p->store(nv, order(mo));
+	p->store(v, order(mo));
 }
-template <class T, class V> inline T *ptr_xchg(std::atomic<T *> *p, V &&v, int mo) noexcept
+template <class T> inline T *ptr_xchg(std::atomic<T *> *p, typename identity<T *>::type v, int mo) noexcept
 {
-	T *nv = std::forward<V>(v);
-	return p->exchange(nv, order(mo));
+	return p->exchange(v, order(mo));
 }
-template <class T, class O, class V> inline T *ptr_cmpxchg(std::atomic<T *> *p, O &&old, V &&v) noexcept
+template <class T>
+inline T *ptr_cmpxchg(std::atomic<T *> *p, typename identity<T *>::type expected, typename identity<T *>::type v) noexcept
 {
-	T *expected = std::forward<O>(old);
-	T *nv = std::forward<V>(v);
-	p->compare_exchange_strong(expected, nv, std::memory_order_acq_rel, std::memory_order_acquire);
+	p->compare_exchange_strong(expected, v, std::memory_order_acq_rel, std::memory_order_acquire);
 	return expected;
 }
-template <class T, class V> inline T *ptr_replace(std::atomic<T *> *p, V &&v) noexcept
+template <class T> inline T *ptr_replace(std::atomic<T *> *p, typename identity<T *>::type v) noexcept
 {
-	T *nv = std::forward<V>(v);
 	T *old = p->load(std::memory_order_relaxed);
-	p->store(nv, std::memory_order_release);
+	p->store(v, std::memory_order_release);
 	return old;
 }
 } /* namespace detail */
@@ -3012,8 +3012,10 @@ RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 	/* Release builds: let pending callbacks run and readers leave, as the checks above demand. */
 	RCU__SYM(barrier)(gp);
 	RCU__SYM(synchronize)(gp);
-	/* The worker may still hold the domain for one more look: wait until it lets go. */
-	while (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) {
+	/* The worker may still hold the domain for one more look: wait until it lets go. Once
+	 * process exit has begun, the worker is parked for good (at_exit) and lets go of nothing:
+	 * a domain retired by an exit handler or a static destructor must not wait for it. */
+	while (rcu__load(&gp->on_worklist, RCU__SEQ_CST) && !rcu__load(&s->exiting, RCU__SEQ_CST)) {
 		RCU__SYM(srcu_kick)(s);
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
@@ -3807,7 +3809,10 @@ public:
 				::srcu_read_unlock(srcu_, k);
 				return;
 			}
-		::srcu_read_unlock(srcu_, -1); /* no section: RCU_DEBUG reports it */
+		/* No section of the domain in this thread: release builds do nothing (an index of -1
+		 * would reach outside the slots), RCU_DEBUG reports it. */
+		RCU__CHECK(false, "rcu_domain::unlock()",
+			"no matching lock() of this SRCU domain in this thread: the unlock is unbalanced");
 	}
 	/** The SRCU domain this views, or nullptr for the default domain. */
 	struct srcu_struct *srcu() const noexcept
@@ -3965,11 +3970,27 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 #if defined(RCU_LIBURCU_NAMES)
 
 /* urcu/compiler.h, urcu/arch.h, urcu/system.h, urcu/uatomic.h: the common part. */
+#ifndef __rcu
+#define __rcu /* liburcu's (and the kernel's) annotation of RCU-protected pointers: nothing here */
+#endif
 #define caa_container_of(ptr, type, member) rcu_container_of(ptr, type, member)
 #define CAA_ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define caa_likely(x) RCU__LIKELY(x)
 #define caa_unlikely(x) RCU__UNLIKELY(x)
 #define caa_cpu_relax() rcu__cpu_relax()
+#ifndef caa_max
+#define caa_max(a, b) ((a) > (b) ? (a) : (b))
+#endif
+#ifndef caa_min
+#define caa_min(a, b) ((a) < (b) ? (a) : (b))
+#endif
+#define CAA_BUILD_BUG_ON(cond) ((void)sizeof(char[(cond) ? -1 : 1]))
+#define CMM_ACCESS_ONCE(x) (*(__volatile__ __typeof__(x) *)&(x))
+#define cmm_mb() rcu__fence_full()
+#define cmm_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define cmm_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define cmm_read_barrier_depends() ((void)0)
+#define cmm_smp_read_barrier_depends() ((void)0)
 #define cmm_barrier() rcu__fence_compiler()
 #define cmm_smp_mb() rcu__fence_full()
 #define cmm_smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
@@ -3981,31 +4002,84 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 		__atomic_store_n(&(x), rcu__shared, __ATOMIC_RELAXED); \
 		rcu__shared; \
 	})
-#define uatomic_read(addr) __atomic_load_n((addr), __ATOMIC_RELAXED)
-#define uatomic_set(addr, v) __atomic_store_n((addr), (v), __ATOMIC_RELAXED)
-#define uatomic_add(addr, v) ((void)__atomic_fetch_add((addr), (v), __ATOMIC_RELAXED))
-#define uatomic_sub(addr, v) ((void)__atomic_fetch_sub((addr), (v), __ATOMIC_RELAXED))
-#define uatomic_inc(addr) uatomic_add((addr), 1)
-#define uatomic_dec(addr) uatomic_sub((addr), 1)
-#define uatomic_and(addr, v) ((void)__atomic_fetch_and((addr), (v), __ATOMIC_RELAXED))
-#define uatomic_or(addr, v) ((void)__atomic_fetch_or((addr), (v), __ATOMIC_RELAXED))
-#define uatomic_add_return(addr, v) __atomic_add_fetch((addr), (v), __ATOMIC_SEQ_CST)
-#define uatomic_sub_return(addr, v) __atomic_sub_fetch((addr), (v), __ATOMIC_SEQ_CST)
-#define uatomic_xchg(addr, v) __atomic_exchange_n((addr), (v), __ATOMIC_SEQ_CST)
-#define uatomic_cmpxchg(addr, old, v) \
+/* uatomic: liburcu 0.15 takes an optional memory order (CMM_*) last; the defaults are its. */
+#define CMM_RELAXED __ATOMIC_RELAXED
+#define CMM_CONSUME __ATOMIC_CONSUME
+#define CMM_ACQUIRE __ATOMIC_ACQUIRE
+#define CMM_RELEASE __ATOMIC_RELEASE
+#define CMM_ACQ_REL __ATOMIC_ACQ_REL
+#define CMM_SEQ_CST __ATOMIC_SEQ_CST
+#define CMM_SEQ_CST_FENCE __ATOMIC_SEQ_CST
+#define RCU__UA1(a, mo, ...) __atomic_load_n((a), mo)
+#define RCU__UA2(a, v, mo, ...) __atomic_store_n((a), (v), mo)
+#define RCU__UADD(a, v, mo, ...) ((void)__atomic_fetch_add((a), (v), mo))
+#define RCU__USUB(a, v, mo, ...) ((void)__atomic_fetch_sub((a), (v), mo))
+#define RCU__UAND(a, v, mo, ...) ((void)__atomic_fetch_and((a), (v), mo))
+#define RCU__UOR(a, v, mo, ...) ((void)__atomic_fetch_or((a), (v), mo))
+#define RCU__UADDR(a, v, mo, ...) __atomic_add_fetch((a), (v), mo)
+#define RCU__USUBR(a, v, mo, ...) __atomic_sub_fetch((a), (v), mo)
+#define RCU__UXCHG(a, v, mo, ...) __atomic_exchange_n((a), (v), mo)
+#define uatomic_load(...) RCU__UA1(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_read(...) RCU__UA1(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_store(...) RCU__UA2(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_set(...) RCU__UA2(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_add(...) RCU__UADD(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_sub(...) RCU__USUB(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_inc(...) RCU__UADD(__VA_ARGS__, 1, CMM_RELAXED, ~)
+#define uatomic_dec(...) RCU__USUB(__VA_ARGS__, 1, CMM_RELAXED, ~)
+#define uatomic_and(...) RCU__UAND(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_or(...) RCU__UOR(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_add_return(...) RCU__UADDR(__VA_ARGS__, CMM_SEQ_CST, ~)
+#define uatomic_sub_return(...) RCU__USUBR(__VA_ARGS__, CMM_SEQ_CST, ~)
+#define uatomic_xchg(...) RCU__UXCHG(__VA_ARGS__, CMM_SEQ_CST, ~)
+#define RCU__UCMPXCHG(a, old, v, mo, ...) \
 	__extension__({ \
-		__typeof__(*(addr)) rcu__old = (old); \
-		__atomic_compare_exchange_n((addr), &rcu__old, (v), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+		__typeof__(*(a)) rcu__old = (old); \
+		__atomic_compare_exchange_n((a), &rcu__old, (v), false, mo, __ATOMIC_SEQ_CST == (mo) ? __ATOMIC_SEQ_CST : __ATOMIC_RELAXED); \
 		rcu__old; \
 	})
+#define uatomic_cmpxchg(...) RCU__UCMPXCHG(__VA_ARGS__, CMM_SEQ_CST, ~)
 #define cmm_smp_mb__before_uatomic_add() cmm_smp_mb()
 #define cmm_smp_mb__after_uatomic_add() cmm_smp_mb()
 #define cmm_smp_mb__before_uatomic_inc() cmm_smp_mb()
 #define cmm_smp_mb__after_uatomic_inc() cmm_smp_mb()
 #define cmm_smp_mb__before_uatomic_dec() cmm_smp_mb()
 #define cmm_smp_mb__after_uatomic_dec() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_sub() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_sub() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_and() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_and() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_or() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_or() cmm_smp_mb()
 
-/* urcu/list.h (updaters, under their lock) and urcu/rculist.h: struct cds_list_head is struct rcu_list. */
+/* urcu/list.h (updaters, under their lock) and urcu/rculist.h: struct cds_list_head is struct rcu_list.
+ * Functions where liburcu has functions: each argument evaluated once. */
+static inline void rcu__cds_list_del_init(struct rcu_list *elem)
+{
+	rcu_list_del(elem);
+	rcu_list_init(elem);
+}
+static inline void rcu__cds_list_move(struct rcu_list *elem, struct rcu_list *head)
+{
+	rcu_list_del(elem);
+	rcu_list_add(elem, head);
+}
+static inline void rcu__cds_list_splice(struct rcu_list *add, struct rcu_list *head)
+{
+	if (add != add->next) {
+		add->next->prev = head;
+		add->prev->next = head->next;
+		head->next->prev = add->prev;
+		head->next = add->next;
+	}
+}
+static inline void rcu__cds_list_replace_init(struct rcu_list *old, struct rcu_list *n)
+{
+	struct rcu_list *head = old->next;
+	rcu_list_del(old);
+	rcu_list_add_tail(n, head);
+	rcu_list_init(old);
+}
 #define cds_list_head rcu_list
 #define CDS_LIST_HEAD_INIT(name) RCU_LIST_HEAD_INIT(name)
 #define CDS_LIST_HEAD(name) struct rcu_list name = RCU_LIST_HEAD_INIT(name)
@@ -4013,8 +4087,10 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 #define cds_list_add(newp, head) rcu_list_add((newp), (head))
 #define cds_list_add_tail(newp, head) rcu_list_add_tail((newp), (head))
 #define cds_list_del(elem) rcu_list_del(elem)
-#define cds_list_del_init(elem) (rcu_list_del(elem), rcu_list_init(elem))
-#define cds_list_move(elem, head) (rcu_list_del(elem), rcu_list_add((elem), (head)))
+#define cds_list_del_init(elem) rcu__cds_list_del_init(elem)
+#define cds_list_move(elem, head) rcu__cds_list_move((elem), (head))
+#define cds_list_splice(add, head) rcu__cds_list_splice((add), (head))
+#define cds_list_replace_init(old, newp) rcu__cds_list_replace_init((old), (newp))
 #define cds_list_replace(old, newp) rcu_list_replace((old), (newp))
 #define cds_list_empty(head) rcu_list_empty(head)
 #define cds_list_entry(ptr, type, member) rcu_list_entry(ptr, type, member)
@@ -4028,6 +4104,11 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 	for (pos = rcu_list_entry((head)->prev, __typeof__(*(pos)), member); &(pos)->member != (head); \
 	     pos = rcu_list_entry((pos)->member.prev, __typeof__(*(pos)), member))
 #define cds_list_for_each_entry_safe(pos, p, head, member) rcu_list_for_each_entry_safe(pos, p, head, member)
+#define cds_list_for_each_prev_safe(pos, p, head) \
+	for (pos = (head)->prev, p = (pos)->prev; pos != (head); pos = p, p = (pos)->prev)
+#define cds_list_for_each_entry_safe_from(pos, p, head, member) \
+	for (p = rcu_list_entry((pos)->member.next, __typeof__(*(pos)), member); &(pos)->member != (head); \
+	     pos = p, p = rcu_list_entry((pos)->member.next, __typeof__(*(pos)), member))
 #define cds_list_add_rcu(newp, head) rcu_list_add((newp), (head))
 #define cds_list_add_tail_rcu(newp, head) rcu_list_add_tail((newp), (head))
 #define cds_list_replace_rcu(old, newp) rcu_list_replace((old), (newp))
@@ -4040,6 +4121,9 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 #define cds_hlist_head rcu_hlist_head
 #define cds_hlist_node rcu_hlist_node
 #define CDS_INIT_HLIST_HEAD(ptr) rcu_hlist_init(ptr)
+#define CDS_HLIST_HEAD_INIT(name) RCU_HLIST_HEAD_INIT
+#define CDS_HLIST_HEAD(name) struct rcu_hlist_head name = RCU_HLIST_HEAD_INIT
+#define cds_hlist_entry_safe(ptr, type, member) rcu__hlist_entry_or_null(ptr, type, member)
 #define cds_hlist_entry(ptr, type, member) rcu_hlist_entry(ptr, type, member)
 #define cds_hlist_add_head(newp, head) rcu_hlist_add_head((newp), (head))
 #define cds_hlist_del(elem) rcu_hlist_del(elem)
@@ -4092,11 +4176,23 @@ static inline void defer_rcu(void (*fct)(void *p), void *p)
 	d->p = p;
 	call_rcu(&d->head, rcu__defer_run);
 }
-#define rcu_defer_register_thread() ((void)0)
+static inline int rcu__urcu_defer_register(void)
+{
+	return 0; /* liburcu's returns int; nothing can fail here */
+}
+#define rcu_defer_register_thread() rcu__urcu_defer_register()
 #define rcu_defer_unregister_thread() ((void)0)
 #define rcu_defer_barrier() rcu_barrier()
 #define rcu_defer_barrier_thread() rcu_barrier()
 #define rcu_init() ((void)0)
+
+/* call_rcu's fork handlers (README.md: for pthread_atfork()); rcu.h installs its own at load time. */
+static inline void rcu__urcu_fork_nothing(void)
+{
+}
+#define call_rcu_before_fork rcu__urcu_fork_nothing
+#define call_rcu_after_fork_parent rcu__urcu_fork_nothing
+#define call_rcu_after_fork_child rcu__urcu_fork_nothing
 
 /* liburcu's polled grace periods take a struct; the flavour-prefixed names below use it. */
 struct urcu_gp_poll_state {
@@ -4112,6 +4208,11 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 {
 	return poll_state_synchronize_rcu((uint64_t)s.grace_period_id);
 }
+
+/* liburcu's unprefixed polled grace periods take its struct too (the kernel's shape is then
+ * spelled get_state_synchronize_rcu() and poll_state_synchronize_rcu() through these). */
+#define start_poll_synchronize_rcu() rcu__urcu_start_poll()
+#define poll_state_synchronize_rcu(s) rcu__urcu_poll_state(s)
 
 /* The flavour-prefixed API (urcu-<flavour>.h), for the flavour chosen. */
 #if defined(RCU_FLAVOUR_QSBR)
@@ -4129,6 +4230,14 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 #define urcu_qsbr_defer_rcu defer_rcu
 #define urcu_qsbr_start_poll_synchronize_rcu rcu__urcu_start_poll
 #define urcu_qsbr_poll_state_synchronize_rcu rcu__urcu_poll_state
+#define urcu_qsbr_init rcu__urcu_fork_nothing
+#define urcu_qsbr_defer_register_thread rcu_defer_register_thread
+#define urcu_qsbr_defer_unregister_thread rcu_defer_unregister_thread
+#define urcu_qsbr_defer_barrier rcu_barrier
+#define urcu_qsbr_defer_barrier_thread rcu_barrier
+#define urcu_qsbr_call_rcu_before_fork rcu__urcu_fork_nothing
+#define urcu_qsbr_call_rcu_after_fork_parent rcu__urcu_fork_nothing
+#define urcu_qsbr_call_rcu_after_fork_child rcu__urcu_fork_nothing
 #elif defined(RCU_FLAVOUR_MEMB)
 #define urcu_memb_read_lock rcu_read_lock
 #define urcu_memb_read_unlock rcu_read_unlock
@@ -4141,6 +4250,17 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 #define urcu_memb_defer_rcu defer_rcu
 #define urcu_memb_start_poll_synchronize_rcu rcu__urcu_start_poll
 #define urcu_memb_poll_state_synchronize_rcu rcu__urcu_poll_state
+#define urcu_memb_quiescent_state rcu_quiescent_state
+#define urcu_memb_thread_offline rcu_thread_offline
+#define urcu_memb_thread_online rcu_thread_online
+#define urcu_memb_init rcu__urcu_fork_nothing
+#define urcu_memb_defer_register_thread rcu_defer_register_thread
+#define urcu_memb_defer_unregister_thread rcu_defer_unregister_thread
+#define urcu_memb_defer_barrier rcu_barrier
+#define urcu_memb_defer_barrier_thread rcu_barrier
+#define urcu_memb_call_rcu_before_fork rcu__urcu_fork_nothing
+#define urcu_memb_call_rcu_after_fork_parent rcu__urcu_fork_nothing
+#define urcu_memb_call_rcu_after_fork_child rcu__urcu_fork_nothing
 #elif defined(RCU_FLAVOUR_MB)
 #define urcu_mb_read_lock rcu_read_lock
 #define urcu_mb_read_unlock rcu_read_unlock
@@ -4153,6 +4273,17 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 #define urcu_mb_defer_rcu defer_rcu
 #define urcu_mb_start_poll_synchronize_rcu rcu__urcu_start_poll
 #define urcu_mb_poll_state_synchronize_rcu rcu__urcu_poll_state
+#define urcu_mb_quiescent_state rcu_quiescent_state
+#define urcu_mb_thread_offline rcu_thread_offline
+#define urcu_mb_thread_online rcu_thread_online
+#define urcu_mb_init rcu__urcu_fork_nothing
+#define urcu_mb_defer_register_thread rcu_defer_register_thread
+#define urcu_mb_defer_unregister_thread rcu_defer_unregister_thread
+#define urcu_mb_defer_barrier rcu_barrier
+#define urcu_mb_defer_barrier_thread rcu_barrier
+#define urcu_mb_call_rcu_before_fork rcu__urcu_fork_nothing
+#define urcu_mb_call_rcu_after_fork_parent rcu__urcu_fork_nothing
+#define urcu_mb_call_rcu_after_fork_child rcu__urcu_fork_nothing
 #else
 #define urcu_bp_read_lock rcu_read_lock
 #define urcu_bp_read_unlock rcu_read_unlock
@@ -4166,11 +4297,66 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 #define urcu_bp_defer_rcu defer_rcu
 #define urcu_bp_start_poll_synchronize_rcu rcu__urcu_start_poll
 #define urcu_bp_poll_state_synchronize_rcu rcu__urcu_poll_state
+#define urcu_bp_quiescent_state rcu_quiescent_state
+#define urcu_bp_thread_offline rcu_thread_offline
+#define urcu_bp_thread_online rcu_thread_online
+#define urcu_bp_init rcu__urcu_fork_nothing
+#define urcu_bp_defer_register_thread rcu_defer_register_thread
+#define urcu_bp_defer_unregister_thread rcu_defer_unregister_thread
+#define urcu_bp_defer_barrier rcu_barrier
+#define urcu_bp_defer_barrier_thread rcu_barrier
+#define urcu_bp_call_rcu_before_fork rcu__urcu_fork_nothing
+#define urcu_bp_call_rcu_after_fork_parent rcu__urcu_fork_nothing
+#define urcu_bp_call_rcu_after_fork_child rcu__urcu_fork_nothing
+#define urcu_bp_before_fork rcu__urcu_fork_nothing
+#define urcu_bp_after_fork_parent rcu__urcu_fork_nothing
+#define urcu_bp_after_fork_child rcu__urcu_fork_nothing
+#define urcu_bp_dereference rcu_dereference
+#define urcu_bp_set_pointer rcu_set_pointer
+#define urcu_bp_xchg_pointer rcu_xchg_pointer
+#define urcu_bp_cmpxchg_pointer rcu_cmpxchg_pointer
 #endif
 #endif /* RCU_LIBURCU_NAMES */
 
 #if defined(RCU_KERNEL_NAMES)
+static inline void rcu__list_del_init(struct rcu_list *entry)
+{
+	rcu_list_del(entry);
+	rcu_list_init(entry);
+}
+static inline void rcu__list_move(struct rcu_list *entry, struct rcu_list *head)
+{
+	rcu_list_del(entry);
+	rcu_list_add(entry, head);
+}
+static inline void rcu__hlist_add_tail(struct rcu_hlist_node *n, struct rcu_hlist_head *h)
+{
+	struct rcu_hlist_node *last = NULL, *i;
+	for (i = h->first; i; i = i->next)
+		last = i;
+	if (last)
+		rcu_hlist_add_behind(n, last);
+	else
+		rcu_hlist_add_head(n, h);
+}
 /* Kernel code's unprefixed names (include/linux/rculist.h, rcupdate.h, compiler.h, barrier.h). */
+#ifndef __rcu
+#define __rcu /* the kernel's sparse annotation of RCU-protected pointers: nothing here */
+#endif
+#ifndef container_of
+#define container_of(ptr, type, member) rcu_container_of(ptr, type, member)
+#endif
+typedef void (*rcu_callback_t)(struct rcu_head *head);
+#define unrcu_pointer(p) rcu_access_pointer(p)
+#define kvfree_rcu(ptr, field) rcu_free(ptr, field)
+#define call_rcu_hurry(head, func) call_rcu((head), (func))
+#define rcu_read_lock_bh_held() rcu_read_lock_held()
+#define rcu_read_lock_sched_held() rcu_read_lock_held()
+#define rcu_read_lock_any_held() rcu_read_lock_held()
+static inline uint64_t get_completed_synchronize_rcu(void)
+{
+	return 0; /* a cookie that every poll sees completed */
+}
 #define kfree_rcu(ptr, field) rcu_free(ptr, field)
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) \
@@ -4209,7 +4395,29 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 #define list_replace_rcu(old, newp) rcu_list_replace((old), (newp))
 #define list_entry_rcu(ptr, type, member) rcu_list_entry(rcu_dereference(ptr), type, member)
 #define list_first_or_null_rcu(head, type, member) rcu_list_first_entry_or_null(head, type, member)
-#define list_for_each_entry_rcu(pos, head, member, ...) rcu_list_for_each_entry(pos, head, member)
+#define list_next_or_null_rcu(head, ptr, type, member) \
+	__extension__({ \
+		struct rcu_list *rcu__h = (head), *rcu__n = rcu_dereference((ptr)->next); \
+		rcu__n != rcu__h ? rcu_list_entry(rcu__n, type, member) : (type *)NULL; \
+	})
+#define list_for_each_entry_continue_rcu(pos, head, member) \
+	for (pos = rcu_list_entry(rcu_dereference((pos)->member.next), __typeof__(*(pos)), member); \
+	     &(pos)->member != (head); \
+	     pos = rcu_list_entry(rcu_dereference((pos)->member.next), __typeof__(*(pos)), member))
+#define list_for_each_entry_srcu(pos, head, member, cond) rcu_list_for_each_entry(pos, head, member)
+#define list_del_init(entry) rcu__list_del_init(entry)
+#define list_move(entry, head) rcu__list_move((entry), (head))
+#define list_first_entry_or_null(head, type, member) \
+	__extension__({ \
+		struct rcu_list *rcu__h = (head), *rcu__n = rcu__h->next; \
+		rcu__n != rcu__h ? rcu_list_entry(rcu__n, type, member) : (type *)NULL; \
+	})
+#define list_last_entry(head, type, member) rcu_list_entry((head)->prev, type, member)
+/* The kernel's optional lockdep condition: taken and ignored, with or without it (a `...` that
+ * may be empty would draw -Wpedantic's "requires at least one argument" before C23/C++20). */
+#define RCU__FIRST_OF(member, ...) member
+#define list_for_each_entry_rcu(pos, head, ...) \
+	rcu_list_for_each_entry(pos, head, RCU__FIRST_OF(__VA_ARGS__, ~))
 
 #define hlist_head rcu_hlist_head
 #define hlist_node rcu_hlist_node
@@ -4224,9 +4432,15 @@ static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 #define hlist_add_before_rcu(n, next) rcu_hlist_add_before((n), (next))
 #define hlist_add_behind_rcu(n, prev) rcu_hlist_add_behind((n), (prev))
 #define hlist_del_rcu(n) rcu_hlist_del(n)
+#define hlist_add_head(n, h) rcu_hlist_add_head((n), (h))
+#define hlist_del_init(n) rcu_hlist_del_init(n)
+#define hlist_first_rcu(h) rcu_dereference((h)->first)
+#define hlist_add_tail_rcu(n, h) rcu__hlist_add_tail((n), (h))
+#define hlist_for_each_entry_srcu(pos, head, member, cond) rcu_hlist_for_each_entry(pos, head, member)
 #define hlist_del_init_rcu(n) rcu_hlist_del_init(n)
 #define hlist_replace_rcu(old, n) rcu_hlist_replace((old), (n))
-#define hlist_for_each_entry_rcu(pos, head, member, ...) rcu_hlist_for_each_entry(pos, head, member)
+#define hlist_for_each_entry_rcu(pos, head, ...) \
+	rcu_hlist_for_each_entry(pos, head, RCU__FIRST_OF(__VA_ARGS__, ~))
 #define hlist_for_each_entry(pos, head, member) rcu_hlist_for_each_entry_locked(pos, head, member)
 #define hlist_for_each_entry_safe(pos, n, head, member) \
 	for (pos = rcu__hlist_entry_or_null((head)->first, __typeof__(*(pos)), member); \

@@ -345,8 +345,13 @@ def configurations(root, flavours):
     tested, defined = config_macros(root)
     guard = include_guard(root)
     flavour_macros = {'RCU_FLAVOUR_' + f.upper() for f in flavours}
+    # A hook that rcu.h calls (RCU_MODEL_SELF()) needs a definition of the right type from its
+    # user, not -DNAME: it is not a switch.
+    with open(os.path.join(root, 'rcu.h')) as f:
+        text = f.read()
+    called = {n for n in tested if re.search(r'^(?!\s*#).*\b' + n + r'\s*\(', text, re.M)}
     switches = sorted(n for n in tested if n not in defined and n != guard and
-                      not n.startswith('RCU__') and n not in flavour_macros)
+                      not n.startswith('RCU__') and n not in flavour_macros and n not in called)
     configs = []
     for f in flavours:
         base = ['RCU_FLAVOUR_' + f.upper()]
