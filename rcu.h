@@ -2852,7 +2852,7 @@ static inline bool rcu__wake_worker(struct rcu__gp *gp)
 
 /* May this thread block in call_rcu()/call_srcu() to help? Not inside a section it would wait
  * for (QSBR: not online), not in a callback. */
-static inline bool rcu__may_help(struct rcu__gp *gp, struct rcu__reader *r)
+static inline bool rcu__may_help(struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	if (rcu__load(&r->seq, RCU__RELAXED) != 0)
@@ -2860,7 +2860,14 @@ static inline bool rcu__may_help(struct rcu__gp *gp, struct rcu__reader *r)
 #endif
 	if (r->in_callback != RCU__CB_NONE || rcu__in_section(r))
 		return false;
-	return gp->kind == RCU__GP_DEFAULT || !srcu_read_lock_held(rcu_container_of(gp, struct srcu_struct, gp));
+	/*
+	 * Nor inside a section of any SRCU domain: the batch may hold a callback that waits for that
+	 * domain (synchronize_srcu(), srcu_barrier()), which would then wait for this thread.
+	 */
+	for (int k = 0; k < RCU_SRCU_NESTING; k++)
+		if (rcu__load(&r->srcu[k].seq, RCU__RELAXED) != 0)
+			return false;
+	return true;
 }
 
 /* Help reclaim: run one batch on the calling thread (QSBR: offline while it waits for the lock). */
@@ -2917,7 +2924,7 @@ static inline int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self,
 static inline void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *self, int64_t pending)
 {
 	if (!rcu__wake_worker(gp)) {
-		if (rcu__may_help(gp, self))
+		if (rcu__may_help(self))
 			RCU__SYM(help)(gp, self);
 		return;
 	}
@@ -2930,7 +2937,7 @@ static inline void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *se
 		if (gp->kind == RCU__GP_DEFAULT && !rcu__load(&gp->cb_congested, RCU__RELAXED))
 			rcu__store(&gp->cb_congested, 1, RCU__RELAXED);
 #endif
-		if (rcu__may_help(gp, self))
+		if (rcu__may_help(self))
 			RCU__SYM(help)(gp, self);
 	}
 }
@@ -2979,7 +2986,7 @@ RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp)
 	uint64_t want = rcu__load(&gp->gp_requested, RCU__RELAXED);
 	while (want < cookie && !rcu__cas_weak(&gp->gp_requested, &want, cookie, RCU__SEQ_CST, RCU__RELAXED))
 		;
-	if (!rcu__wake_worker(gp) && rcu__may_help(gp, rcu__self()))
+	if (!rcu__wake_worker(gp) && rcu__may_help(rcu__self()))
 		RCU__SYM(cond_synchronize)(gp, cookie); /* no worker: run it here, where we may block */
 	return cookie;
 }

@@ -370,6 +370,33 @@ static void *hw_inside(void *arg)
 	return NULL;
 }
 
+/*
+ * Inside a section of another domain C, past B's mark, with callbacks of B that wait for C: the
+ * caller must not help (run B's callbacks on its own thread), or the first of those callbacks
+ * waits for the caller's own section of C.
+ */
+DEFINE_STATIC_SRCU(dom_c);
+#define WAITING_EVERY 64
+static struct rcu_head hw_heads_other[HW + 1000];
+static _Atomic int hw_queued_other;
+
+static void hw_cb_waits_for_c(struct rcu_head *h)
+{
+	synchronize_srcu(&dom_c);
+	hw_cb(h);
+}
+
+static void *hw_inside_other(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&dom_c);
+	for (long k = 0; k < HW + 1000; k++)
+		call_srcu(&dom_b, &hw_heads_other[k], k % WAITING_EVERY == 0 ? hw_cb_waits_for_c : hw_cb);
+	atomic_store(&hw_queued_other, 1);
+	srcu_read_unlock(&dom_c, i);
+	return NULL;
+}
+
 Test(srcu_domains, call_srcu_past_the_high_water_mark, .timeout = 60)
 {
 	pthread_t t[PRODUCERS], in;
@@ -394,8 +421,14 @@ Test(srcu_domains, call_srcu_past_the_high_water_mark, .timeout = 60)
 		"section (deadlock)");
 	pthread_join(in, NULL);
 	srcu_barrier(&dom_b);
+	cr_assert_eq(pthread_create(&in, NULL, hw_inside_other, NULL), 0);
+	returned = test_wait_flag(&hw_queued_other, TEST_LIVENESS_MS);
+	cr_assert(returned, "call_srcu(B) inside a section of domain C, past the mark, ran B's callbacks itself, "
+		"and one that waits for C waited for the caller's own section (deadlock)");
+	pthread_join(in, NULL);
+	srcu_barrier(&dom_b);
 	holder_stop(&reader_a);
-	cr_assert_eq(atomic_load(&hw_ran), PRODUCERS * PER_PRODUCER + HW + 1000);
+	cr_assert_eq(atomic_load(&hw_ran), PRODUCERS * PER_PRODUCER + 2 * (HW + 1000));
 }
 
 /* ---- thousands of domains -------------------------------------------------------------------------- */
