@@ -12,79 +12,80 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 
-run() { # run <build dir> <meson test args...> -- <meson setup args...>
+# The closing line CI reads, counted from meson's log of this run.
+summary() { # summary <build dir>
+	python3 - "$1/meson-logs/testlog.json" "$1" <<'PY'
+import json, sys
+ok = bad = skip = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r in ("OK", "EXPECTEDFAIL"): ok += 1
+    elif r == "SKIP": skip += 1
+    else: bad += 1
+print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
+PY
+}
+
+# Build only what the tests outside the excluded suites need (a sanitizer build has no use for the
+# benchmarks, and musl cannot build bench/measure.c): build_for_tests <build dir> <suite>...
+build_for_tests() {
 	local dir=$1; shift
-	local targs=() sargs=()
+	local targets
+	targets=$(meson introspect "$dir" --tests --targets | python3 -c '
+import json, sys
+skip = set(sys.argv[1:])
+d = json.load(sys.stdin)
+files = {t["id"]: t["filename"] for t in d["targets"]}
+need = set()
+for t in d["tests"]:
+    if skip & set(s.split(":")[-1].split("+")[-1] for s in t["suite"]): continue
+    for i in t.get("depends", []):
+        for f in files.get(i, []): need.add(f)
+print("\n".join(sorted(need)))' "$@")
+	# shellcheck disable=SC2086 # one target a word
+	[ -z "$targets" ] || ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") >/dev/null
+}
+
+run() { # run <build dir> <suites to leave out...> -- <meson test args...> -- <meson setup args...>
+	local dir=$1; shift
+	local skip=() targs=() sargs=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do skip+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do targs+=("$1"); shift; done
 	[ $# -gt 0 ] && shift
 	sargs=("$@")
 	if [ ! -f "$dir/build.ninja" ]; then
 		meson setup "$dir" "${sargs[@]}" >/dev/null
 	fi
-	ninja -C "$dir" >/dev/null
-	local rc=0
-	meson test -C "$dir" --print-errorlogs "${targs[@]}" || rc=$?
-	# The closing line CI reads, counted from meson's log of this run.
-	python3 - "$dir/meson-logs/testlog.json" "$dir" <<'PY'
-import json, sys
-ok = bad = skip = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): ok += 1
-    elif r == "SKIP": skip += 1
-    else: bad += 1
-print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
-PY
+	if [ "$dir" = build ]; then
+		ninja -C "$dir" >/dev/null # the main job's build: everything, benchmarks included
+	else
+		build_for_tests "$dir" "${skip[@]}"
+	fi
+	local rc=0 sel=()
+	for s in "${skip[@]}"; do sel+=(--no-suite "$s"); done
+	meson test -C "$dir" --no-rebuild --print-errorlogs "${sel[@]}" "${targs[@]}" || rc=$?
+	summary "$dir"
 	return $rc
 }
 
 # musl: build only what the selected tests need (bench/ has glibc-only code), then run them.
 run_musl() {
-	local dir=build-musl
 	command -v musl-gcc >/dev/null || { echo "test.sh --musl: no musl-gcc (Debian: apt-get install musl-tools)" >&2; return 1; }
-	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" --native-file scripts/musl.ini >/dev/null
-	fi
-	local sel=(--no-suite slow --no-suite docs)
-	local targets
-	targets=$(meson introspect "$dir" --tests --targets | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-files = {t["id"]: t["filename"] for t in d["targets"]}
-need = set()
-for t in d["tests"]:
-    if {"slow", "docs"} & set(s.split(":")[-1] for s in t["suite"]): continue
-    for i in t.get("depends", []):
-        for f in files.get(i, []): need.add(f)
-print("\n".join(sorted(need)))')
-	# shellcheck disable=SC2086 # one target a word
-	ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") >/dev/null
-	local rc=0
-	meson test -C "$dir" --no-rebuild --print-errorlogs "${sel[@]}" || rc=$?
-	python3 - "$dir/meson-logs/testlog.json" "$dir" <<'PY'
-import json, sys
-ok = bad = skip = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): ok += 1
-    elif r == "SKIP": skip += 1
-    else: bad += 1
-print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
-PY
-	return $rc
+	run build-musl slow docs -- -- --native-file scripts/musl.ini
 }
 
 mode=${1:-default}
 case "$mode" in
-default) run build --no-suite slow -- ;;
---slow) run build -- ;;
+default) run build slow -- -- ;;
+--slow) run build -- -- ;;
 --asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run build-asan --no-suite slow --no-suite compile --no-suite docs --timeout-multiplier 3 -- \
+	run build-asan slow compile docs -- --timeout-multiplier 3 -- \
 	-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --tsan) # TSan: the same suite. Criterion cannot start under TSan (its issue #274: "Could not
 	# initialize inheritable arena"), so test/meson.build builds the tests against test/runner.h.
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 RCU_TEST_TIMEOUT_SCALE=4 \
-	run build-tsan --no-suite slow --no-suite compile --no-suite docs --timeout-multiplier 4 -- \
+	run build-tsan slow compile docs -- --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --musl) run_musl ;;
 --all)
