@@ -4021,6 +4021,8 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 #define RCU__UA2(a, v, mo, ...) __atomic_store_n((a), (v), mo)
 #define RCU__UADD(a, v, mo, ...) ((void)__atomic_fetch_add((a), (v), mo))
 #define RCU__USUB(a, v, mo, ...) ((void)__atomic_fetch_sub((a), (v), mo))
+#define RCU__UINC(a, mo, ...) ((void)__atomic_fetch_add((a), 1, mo))
+#define RCU__UDEC(a, mo, ...) ((void)__atomic_fetch_sub((a), 1, mo))
 #define RCU__UAND(a, v, mo, ...) ((void)__atomic_fetch_and((a), (v), mo))
 #define RCU__UOR(a, v, mo, ...) ((void)__atomic_fetch_or((a), (v), mo))
 #define RCU__UADDR(a, v, mo, ...) __atomic_add_fetch((a), (v), mo)
@@ -4032,8 +4034,8 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 #define uatomic_set(...) RCU__UA2(__VA_ARGS__, CMM_RELAXED, ~)
 #define uatomic_add(...) RCU__UADD(__VA_ARGS__, CMM_RELAXED, ~)
 #define uatomic_sub(...) RCU__USUB(__VA_ARGS__, CMM_RELAXED, ~)
-#define uatomic_inc(...) RCU__UADD(__VA_ARGS__, 1, CMM_RELAXED, ~)
-#define uatomic_dec(...) RCU__USUB(__VA_ARGS__, 1, CMM_RELAXED, ~)
+#define uatomic_inc(...) RCU__UINC(__VA_ARGS__, CMM_RELAXED, ~)
+#define uatomic_dec(...) RCU__UDEC(__VA_ARGS__, CMM_RELAXED, ~)
 #define uatomic_and(...) RCU__UAND(__VA_ARGS__, CMM_RELAXED, ~)
 #define uatomic_or(...) RCU__UOR(__VA_ARGS__, CMM_RELAXED, ~)
 #define uatomic_add_return(...) RCU__UADDR(__VA_ARGS__, CMM_SEQ_CST, ~)
@@ -4213,7 +4215,20 @@ static inline struct urcu_gp_poll_state rcu__urcu_start_poll(void)
 }
 static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
 {
-	return poll_state_synchronize_rcu((uint64_t)s.grace_period_id);
+	uint64_t cookie = (uint64_t)s.grace_period_id;
+	if (sizeof(unsigned long) < sizeof(uint64_t)) {
+		/*
+		 * 32-bit: the struct kept the cookie's low half. The cookie is the latest value at or
+		 * below today's snapshot with that low half (exact unless 2^32 grace periods passed
+		 * since; then it comes out later than it was, and the poll errs on "not yet").
+		 */
+		uint64_t now = get_state_synchronize_rcu();
+		uint64_t low = (uint64_t)(unsigned long)-1;
+		cookie |= now & ~low;
+		if (cookie > now)
+			cookie -= low + 1;
+	}
+	return poll_state_synchronize_rcu(cookie);
 }
 
 /* liburcu's unprefixed polled grace periods take its struct too (the kernel's shape is then
@@ -4441,7 +4456,7 @@ static inline uint64_t get_completed_synchronize_rcu(void)
 #define hlist_del_rcu(n) rcu_hlist_del(n)
 #define hlist_add_head(n, h) rcu_hlist_add_head((n), (h))
 #define hlist_del_init(n) rcu_hlist_del_init(n)
-#define hlist_first_rcu(h) rcu_dereference((h)->first)
+#define hlist_first_rcu(h) ((h)->first) /* the link itself, as the kernel's: rcu_dereference(hlist_first_rcu(h)) */
 #define hlist_add_tail_rcu(n, h) rcu__hlist_add_tail((n), (h))
 #define hlist_for_each_entry_srcu(pos, head, member, cond) rcu_hlist_for_each_entry(pos, head, member)
 #define hlist_del_init_rcu(n) rcu_hlist_del_init(n)

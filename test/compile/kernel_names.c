@@ -69,7 +69,7 @@ int names_kernel(struct foo *fp)
 	hlist_add_head(&fp->node, &foo_hash[2]);
 	hlist_del_init(&fp->node);
 	hlist_add_tail_rcu(&fp->node, &foo_hash[3]);
-	sum += hlist_first_rcu(&foo_hash[3]) != NULL;
+	sum += rcu_dereference(hlist_first_rcu(&foo_hash[3])) != NULL;
 
 	sum += rcu_read_lock_any_held() + rcu_read_lock_bh_held() + rcu_read_lock_sched_held();
 	(void)get_completed_synchronize_rcu();

@@ -111,6 +111,21 @@ int main(void)
 		usleep(1000);
 #endif
 
+	/*
+	 * liburcu 0.15's other addition beside polling: the optional memory order of uatomic. Not
+	 * in the liburcu control: its `mo...` macros rely on GNU comma elision, and under -std=c11
+	 * (this file's) liburcu's uatomic_inc(&c, CMM_RELEASE) turned 7 into 1, not 8 (gnu11: 8).
+	 */
+#if !defined(PORT_LIBURCU)
+	unsigned long counter = 7;
+	uatomic_inc(&counter, CMM_RELEASE);
+	uatomic_inc(&counter);
+	uatomic_dec(&counter, CMM_ACQ_REL);
+	uatomic_add(&counter, 5, CMM_RELAXED);
+	uatomic_store(&counter, uatomic_load(&counter, CMM_ACQUIRE) + 1, CMM_RELEASE);
+	CHECK(uatomic_read(&counter) == 14);
+#endif
+
 	rcu_unregister_thread();
 	printf("liburcu_poll: the grace period passed after %d polls\n", polls);
 	return 0;
