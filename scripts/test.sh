@@ -51,7 +51,7 @@ default) run build --no-suite slow -- ;;
 	"$0"
 	"$0" --asan
 	"$0" --tsan
-	if [ -x spin/run.sh ]; then spin/run.sh; fi
+	if [ -x verify/spin/run.sh ]; then verify/spin/run.sh; fi
 	python3 - build build-asan build-tsan <<'PY'
 import json, sys
 ok = bad = skip = 0
