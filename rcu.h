@@ -71,6 +71,10 @@
  *                                "global-dynamic" for a plugin that dlopen cannot give static TLS).
  *   RCU_CACHE_LINE               alignment of per-thread and shared hot words (default 64, 128 on
  *                                aarch64 and ppc64).
+ *   RCU_C11_FENCES               full fences are atomic_thread_fence(memory_order_seq_cst)
+ *                                instead of inline asm, spinning has no pause instruction, and the
+ *                                compiler barrier is an empty asm: the generic C11 code, for model
+ *                                checkers (verify/genmc). Per program. Default off.
  *
  * Licence: 0BSD. Permission to use, copy, modify, and/or distribute this software for any purpose
  * with or without fee is hereby granted. THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS
@@ -226,7 +230,10 @@ extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same
  * on one word, which TSan does see (GCC rejects atomic_thread_fence there) and which orders more
  * than a fence does.
  */
-#if defined(__x86_64__)
+#if defined(RCU_C11_FENCES)
+/* Model checking (verify/genmc): the C11 fence, which a checker of the C11 model can see. */
+#define rcu__fence_full() atomic_thread_fence(memory_order_seq_cst)
+#elif defined(__x86_64__)
 /* A locked no-op on the stack: a full barrier on x86, and cheaper than the mfence clang emits. */
 #define rcu__fence_full() __asm__ __volatile__("lock; orq $0, (%%rsp)" ::: "memory", "cc")
 #elif defined(__i386__)
@@ -239,12 +246,22 @@ static _Atomic int rcu__tsan_fence_word RCU__UNUSED;
 #else
 #define rcu__fence_full() atomic_thread_fence(memory_order_seq_cst)
 #endif
-/* A compiler barrier: orders this thread's accesses for the compiler only. */
+/*
+ * A compiler barrier: orders this thread's accesses for the compiler only. RCU_C11_FENCES spells
+ * it as an empty asm with a memory clobber, which a model checker skips, because GenMC models
+ * atomic_signal_fence() as a full fence and would then check a stronger program than we ship.
+ */
+#if defined(RCU_C11_FENCES)
+#define rcu__fence_compiler() __asm__ __volatile__("" ::: "memory")
+#else
 #define rcu__fence_compiler() atomic_signal_fence(memory_order_seq_cst)
+#endif
 
 static inline void rcu__cpu_relax(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(RCU_C11_FENCES)
+	/* No pause or yield instruction: a model checker cannot run one. */
+#elif defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
 	__asm__ __volatile__("yield" ::: "memory");
@@ -400,7 +417,6 @@ struct rcu__state {
 
 /* The process-wide objects: weak, default visibility, one copy per process and flavour. */
 extern struct rcu__state RCU__SYM(state);
-extern _Thread_local struct rcu__reader RCU__SYM(reader);
 RCU__WEAK struct rcu__state RCU__SYM(state) = {
 	.gp_seq = 1,
 	.gp_completed = 1,
@@ -412,9 +428,23 @@ RCU__WEAK struct rcu__state RCU__SYM(state) = {
 	.cbq = { .tail = &RCU__SYM(state).cbq.stub },
 	.cb_consumer = PTHREAD_MUTEX_INITIALIZER,
 };
-RCU__WEAK _Thread_local struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
 
 #define RCU__STATE (&RCU__SYM(state))
+
+/*
+ * The calling thread's reader record. RCU_MODEL_SELF(), for model checking only (verify/genmc),
+ * is an expression that gives it in place of a thread-local, which then does not exist: GenMC's
+ * thread-locals cannot be read by other threads (the updater reads every reader's record), and it
+ * cannot initialise a thread-local structure.
+ */
+#if defined(RCU_MODEL_SELF)
+static inline struct rcu__reader *rcu__self(void)
+{
+	return RCU_MODEL_SELF();
+}
+#else
+extern _Thread_local struct rcu__reader RCU__SYM(reader);
+RCU__WEAK _Thread_local struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
 
 static inline struct rcu__reader *rcu__self(void)
 {
@@ -425,6 +455,7 @@ static inline struct rcu__reader *rcu__self(void)
 #endif
 	return r;
 }
+#endif
 
 /*
  * Is the thread inside rcu_read_lock()? MEMB/MB/BP: its slot is set exactly while it is (gp_seq
@@ -1000,11 +1031,15 @@ RCU__WEAK void RCU__SYM(init)(struct rcu__state *gp)
  * Set up at load time, while the program has one thread, so that the fork handlers exist before
  * any thread can hold one of our locks (a fork during a first registration would otherwise leave
  * the child a lock nobody releases). Costs one key and one membarrier registration per process.
+ * RCU_NO_CONSTRUCTOR, for model checking only (verify/genmc), leaves it to the first call that
+ * needs it: GenMC runs constructors before it has initialised the globals they read.
  */
+#if !defined(RCU_NO_CONSTRUCTOR)
 __attribute__((constructor)) static void rcu__constructor(void)
 {
 	RCU__SYM(init)(RCU__STATE);
 }
+#endif
 
 /* Link r into the registry, outside any section (QSBR: offline). */
 static inline void rcu__link_reader(struct rcu__state *gp, struct rcu__reader *r, unsigned char how)
