@@ -826,8 +826,8 @@ static inline void rcu_unregister_thread(void)
 /**
  * synchronize_rcu() - wait until every pre-existing reader has left its section.
  *
- * Readers that begin after the call may still be running when it returns. Issues a full memory
- * barrier at its start and at its end. Concurrent callers share grace periods: callers that
+ * Readers that begin after the call may still be running when it returns. Executes a full memory
+ * barrier before it returns (Quick Quiz 6). Concurrent callers share grace periods: callers that
  * overlap cost at most two. Must not be called inside a read-side section: that deadlocks
  * (RCU_DEBUG aborts). QSBR: an online caller is offline during the wait (the call is a quiescent
  * state). May be called from RCU callbacks.
@@ -937,6 +937,14 @@ static inline void rcu__word_wait(struct rcu__state *gp, _Atomic int32_t *word, 
 		ts.tv_nsec = (long)(ns % 1000000000);
 	}
 	pthread_mutex_lock(&gp->word_lock);
+	/*
+	 * S1: the caller's accesses before the check of the word, as futex_wait() orders them (the
+	 * kernel's full barrier before it reads the word). Pairs with the wakers' SB halves: D2 (the
+	 * bump, then the load of gp_done_waiters) against D1 (gp_done_waiters++, then this check).
+	 * Without it a caller that failed the trylock while another ran a grace period can miss the
+	 * bump and sleep for ever (GenMC, verify/genmc share test).
+	 */
+	rcu__fence_full();
 	if (atomic_load_explicit(word, memory_order_relaxed) == expected) {
 		if (timeout_ns >= 0)
 			pthread_cond_timedwait(&gp->word_cond, &gp->word_lock, &ts);
@@ -1289,8 +1297,12 @@ RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target)
 
 RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__state *gp)
 {
-	/* G5: the caller's earlier accesses before the snapshot (the barrier at synchronize's start). */
-	rcu__fence_full();
+	/*
+	 * G5: a release RMW, so the advance that reads from it (G0) makes the caller's earlier
+	 * accesses (its removal) happen before the scan's fence (G1), whichever caller runs that
+	 * grace period. No fence of its own: G1 is the updater's half of R1/G1, and the caller's full
+	 * barrier is G6 at the end (docs/ordering.md: "G5 and G1").
+	 */
 	return atomic_fetch_add_explicit(&gp->gp_seq, 0, memory_order_acq_rel) + 1;
 }
 
