@@ -4,7 +4,9 @@
 #   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/test.sh --tsan     the same under ThreadSanitizer
 #   scripts/test.sh --slow     the long runs (torture, stress) as well
-#   scripts/test.sh --all      default, ASan+UBSan, TSan and the spin model: what CI runs
+#   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM): verify/genmc/run.sh
+#   scripts/test.sh --genmc-deep  the same with 3 readers (long)
+#   scripts/test.sh --all      default, ASan+UBSan, TSan, the spin model and GenMC: what CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -37,6 +39,10 @@ PY
 
 mode=${1:-default}
 case "$mode" in
+--genmc) exec verify/genmc/run.sh ;;
+--genmc-deep) exec verify/genmc/run.sh --deep ;;
+esac
+case "$mode" in
 default) run build --no-suite slow -- ;;
 --slow) run build -- ;;
 --asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -52,6 +58,9 @@ default) run build --no-suite slow -- ;;
 	"$0" --asan
 	"$0" --tsan
 	if [ -x verify/spin/run.sh ]; then verify/spin/run.sh; fi
+	genmc_rc=0
+	verify/genmc/run.sh || genmc_rc=$?
+	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
 	python3 - build build-asan build-tsan <<'PY'
 import json, sys
 ok = bad = skip = 0
@@ -64,5 +73,5 @@ for d in sys.argv[1:]:
 print(f"all: {ok} passed, {bad} failed, {skip} skipped")
 PY
 	;;
-*) echo "usage: $0 [--asan|--tsan|--slow|--all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--asan|--tsan|--slow|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
 esac
