@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: 0BSD */
 /*
- * rcu.h: read-copy update for C11 programs, in one header.
+ * rcu.h: read-copy update for C and C++ programs, in one header.
  *
  * Contents (grep for the anchors)
  *   >>doc            what RCU is, how to include, configuration macros, flavours, licence
- *   >>config         flavour selection and configuration checks
- *   >>portability    atomics, fences, cache lines, TLS, futex and membarrier wrappers
- *   >>types          struct rcu_head, the reader record, the grace-period state
- *   >>reader         read-side fast paths
+ *   >>config         flavour selection, configuration checks, the per-program configuration record
+ *   >>portability    C and C++, atomics, fences, cache lines, TLS, futex and membarrier wrappers
+ *   >>types          struct rcu_head, the reader record, the grace-period state, struct srcu_struct
+ *   >>reader         read-side fast paths: the default domain and SRCU domains
  *   >>pointers       publish / subscribe
- *   >>grace-period   registration, synchronize_rcu, polled grace periods
- *   >>callbacks      call_rcu, rcu_free, rcu_barrier, the worker, statistics
+ *   >>grace-period   set-up, registration, synchronize_rcu, polled grace periods, SRCU domains
+ *   >>callbacks      call_rcu, rcu_free, rcu_barrier, call_srcu, srcu_barrier, the workers
  *   >>lists          RCU doubly linked lists and hash lists
- *   >>debug          misuse checks (compiled away unless RCU_DEBUG)
+ *   >>debug          misuse reports, stall reports, split-state detection
+ *   >>cxx            C++ only: reader guards and the C++26 <rcu> names, in namespace rcu
+ *   >>names          opt-in names of liburcu (RCU_LIBURCU_NAMES) and of the kernel (RCU_KERNEL_NAMES)
  *
  * >>doc
  *
@@ -20,7 +22,9 @@
  * read-modify-writes and no stores to shared lines, while updaters publish new versions with
  * rcu_assign_pointer() and reclaim old ones only after a grace period: synchronize_rcu() waits
  * until every reader that might hold a reference has left its read-side critical section, and
- * call_rcu() runs a function once that is so, without blocking the caller.
+ * call_rcu() runs a function once that is so, without blocking the caller. Besides the default
+ * domain, independent domains (the kernel's SRCU: struct srcu_struct) have grace periods of
+ * their own, whose readers may sleep without delaying anybody else's.
  *
  * How to include. Copy rcu.h into your tree and include it; nothing to build or link but
  * -pthread. Pick a flavour with a define before the include (or include rcu_flavours/<name>.h):
@@ -31,8 +35,11 @@
  * Every translation unit of a program that shares RCU-protected data must use the same flavour:
  * the flavours keep separate state (their external symbols carry the flavour and ABI version in
  * their names), so two flavours in one process are two independent RCUs, never a silent mix.
- * Needs a C11 compiler with the GNU extensions that GCC and Clang share (__typeof__, statement
- * expressions, weak symbols) and POSIX threads.
+ * C11 or later, or C++11 or later, with GCC or Clang (or a compiler with their __typeof__,
+ * statement expressions, __atomic builtins and weak symbols), and POSIX threads. C and C++
+ * translation units of one program share one state. RCU-protected pointers may be plain
+ * (`struct foo *gp`, as in the kernel and liburcu) or, in C, `struct foo *_Atomic gp`, and in
+ * C++ `std::atomic<struct foo *>`.
  *
  * Flavours
  *   RCU_FLAVOUR_MEMB  default on Linux. Readers: a compiler barrier only; grace periods issue
@@ -46,13 +53,18 @@
  *                     or go offline around blocking calls. For event loops and worker pools.
  *   RCU_FLAVOUR_BP    As MEMB, and threads register themselves on first use, so a library can
  *                     use RCU without its callers' cooperation.
+ * SRCU domains work in every flavour, and their readers never need to register.
  *
  * Configuration macros. "Per program" means: every translation unit of the process that uses
- * the same flavour must agree, since they share state and slow-path code.
+ * the same flavour must agree, since they share state and slow-path code. Each translation unit
+ * records its per-program settings when it is loaded; a unit that disagrees with one loaded
+ * before it aborts the program at start-up (or at dlopen()) with a sentence that names the macro
+ * and both values.
  *   RCU_FLAVOUR_QSBR / _MEMB / _MB / _BP   flavour; at most one (default MEMB on Linux, else MB).
  *                                          Per translation unit, but see above.
  *   RCU_DEBUG                    misuse aborts with a sentence naming the call, the thread and the
- *                                rule; adds a word to struct rcu_head. Per program. Default off.
+ *                                rule; adds a word to struct rcu_head; reports a split state (two
+ *                                copies of a flavour's state in one process). Per program.
  *   RCU_DEBUG_DEREFERENCE        with RCU_DEBUG, rcu_dereference() outside a read-side section
  *                                aborts (use rcu_dereference_protected() under the update lock).
  *                                Per translation unit. Default off.
@@ -61,20 +73,36 @@
  *   RCU_NO_MEMBARRIER            MEMB/BP: never use membarrier; readers fence. Per program.
  *   RCU_NO_FUTEX                 sleep on a pthread condition variable instead of a futex (the
  *                                portable path, forced on Linux to test it). Per program.
+ *   RCU_C11_FENCES               full fences are C11 atomic_thread_fence(memory_order_seq_cst)
+ *                                and the spin-wait hint is no instruction, instead of inline asm:
+ *                                the code a C11 model checker can read. Per program.
+ *   RCU_SPIN_SCANS               looks at the readers' slots, one pause apart, that an updater
+ *                                spends before it sleeps (default 500; 0 sleeps at once). Per
+ *                                program.
  *   RCU_CALLBACK_HIGH_WATER      pending callbacks above which call_rcu() callers outside a
  *                                read-side section help reclaim (default 10000). Per program.
  *   RCU_STALL_TIMEOUT_MS         a grace period that waits longer prints which threads hold it up
  *                                (default 0: off). Per program.
+ *   RCU_SRCU_NESTING             SRCU domains whose sections one thread may hold at the same time
+ *                                (default 4; nesting within one domain is unlimited). Per program.
  *   RCU_FREE(p)                  what rcu_free() calls (default free(p)). Per program.
  *   RCU_TLS_MODEL                the thread-local model of the reader record (default
  *                                "initial-exec": cheap also in shared objects; use
- *                                "global-dynamic" for a plugin that dlopen cannot give static TLS).
+ *                                "global-dynamic" for a plugin that dlopen cannot give static TLS;
+ *                                the default in shared objects on C libraries other than glibc).
+ *                                Per translation unit.
  *   RCU_CACHE_LINE               alignment of per-thread and shared hot words (default 64, 128 on
- *                                aarch64 and ppc64).
- *   RCU_C11_FENCES               full fences are atomic_thread_fence(memory_order_seq_cst)
- *                                instead of inline asm, spinning has no pause instruction, and the
- *                                compiler barrier is an empty asm: the generic C11 code, for model
- *                                checkers (verify/genmc). Per program. Default off.
+ *                                aarch64 and ppc64). Per program.
+ *   RCU_MODEL_SELF(), RCU_NO_CONSTRUCTOR   for model checkers only (verify/genmc): the reader
+ *                                record comes from the expression RCU_MODEL_SELF() instead of a
+ *                                thread-local (and split-state detection is left out); set-up
+ *                                happens at first use instead of at load. Per program.
+ *   RCU_LIBURCU_NAMES            also define liburcu's names (cds_list_*, cds_hlist_*,
+ *                                urcu_<flavour>_*, caa_*, cmm_*, uatomic_*, defer_rcu). Per
+ *                                translation unit.
+ *   RCU_KERNEL_NAMES             also define the kernel's unprefixed names (struct list_head,
+ *                                list_*_rcu, hlist_*_rcu, kfree_rcu, READ_ONCE, ...). Per
+ *                                translation unit.
  *
  * Licence: 0BSD. Permission to use, copy, modify, and/or distribute this software for any purpose
  * with or without fee is hereby granted. THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS
@@ -112,20 +140,22 @@
 #endif
 #endif
 
-/* The flavour's tag in external symbol names, and what the flavour's read side does.
- * RCU_FLAVOUR_NAME is public: the flavour as a string ("qsbr", "memb", "mb", "bp"). */
+/*
+ * The flavour's tag in external symbol names, and what the flavour's read side does.
+ * RCU_FLAVOUR_NAME is public: the flavour as a string ("qsbr", "memb", "mb", "bp").
+ */
 #if defined(RCU_FLAVOUR_QSBR)
 #define RCU__FTAG qsbr
-#define RCU__FNAME "qsbr"
+#define RCU_FLAVOUR_NAME "qsbr"
 #elif defined(RCU_FLAVOUR_MEMB)
 #define RCU__FTAG memb
-#define RCU__FNAME "memb"
+#define RCU_FLAVOUR_NAME "memb"
 #elif defined(RCU_FLAVOUR_MB)
 #define RCU__FTAG mb
-#define RCU__FNAME "mb"
+#define RCU_FLAVOUR_NAME "mb"
 #else
 #define RCU__FTAG bp
-#define RCU__FNAME "bp"
+#define RCU_FLAVOUR_NAME "bp"
 #endif
 /* RCU__MEMB_READER: readers omit their fence when the kernel grants membarrier (MEMB, BP). */
 #if defined(RCU_FLAVOUR_MEMB) || defined(RCU_FLAVOUR_BP)
@@ -134,12 +164,17 @@
 #define RCU__MEMB_READER 0
 #endif
 
-#define RCU_FLAVOUR_NAME RCU__FNAME
-
-#define RCU__ABI 1
+/*
+ * External names: rcu__<flavour>_v<ABI>_<name>. The ABI number changes whenever the layout of the
+ * shared state or the meaning of a slow path changes, so that objects built from two versions
+ * of the header keep apart instead of sharing a state they disagree on.
+ */
+#define RCU__ABI 2
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
 #define RCU__SYM2(f, v, n) RCU__SYM3(f, v, n)
 #define RCU__SYM(n) RCU__SYM2(RCU__FTAG, RCU__ABI, n)
+#define RCU__STR2(x) #x
+#define RCU__STR(x) RCU__STR2(x)
 
 #ifndef RCU_CALLBACK_HIGH_WATER
 #define RCU_CALLBACK_HIGH_WATER 10000
@@ -153,11 +188,20 @@
 #if RCU_STALL_TIMEOUT_MS < 0
 #error "rcu.h: RCU_STALL_TIMEOUT_MS must be 0 (off) or a positive number of milliseconds"
 #endif
+#ifndef RCU_SPIN_SCANS
+#define RCU_SPIN_SCANS 500
+#endif
+#if RCU_SPIN_SCANS < 0
+#error "rcu.h: RCU_SPIN_SCANS must be 0 or a positive number of scans"
+#endif
+#ifndef RCU_SRCU_NESTING
+#define RCU_SRCU_NESTING 4
+#endif
+#if RCU_SRCU_NESTING < 1 || RCU_SRCU_NESTING > 64
+#error "rcu.h: RCU_SRCU_NESTING must be between 1 and 64 (SRCU domains one thread may be inside at once)"
+#endif
 #ifndef RCU_FREE
 #define RCU_FREE(p) free(p)
-#endif
-#ifndef RCU_TLS_MODEL
-#define RCU_TLS_MODEL "initial-exec"
 #endif
 #ifndef RCU_CACHE_LINE
 #if defined(__aarch64__) || defined(__powerpc64__)
@@ -166,11 +210,49 @@
 #define RCU_CACHE_LINE 64
 #endif
 #endif
+#if RCU_CACHE_LINE < 16 || (RCU_CACHE_LINE & (RCU_CACHE_LINE - 1)) != 0
+#error "rcu.h: RCU_CACHE_LINE must be a power of two of at least 16 bytes"
+#endif
 #if defined(RCU_DEBUG_DEREFERENCE) && !defined(RCU_DEBUG)
 #error "rcu.h: RCU_DEBUG_DEREFERENCE needs RCU_DEBUG"
 #endif
 #if !defined(__GNUC__)
-#error "rcu.h: needs GCC or Clang (or a compiler with their __typeof__, statement expressions and weak symbols)"
+#error "rcu.h: needs GCC or Clang (or a compiler with their __typeof__, statement expressions, __atomic builtins and weak symbols)"
+#endif
+#if defined(__cplusplus) && __cplusplus < 201103L
+#error "rcu.h: C++ needs C++11 or later"
+#endif
+
+/*
+ * The per-program settings of this translation unit, as one record: the constructor of every
+ * unit hands its record to the process state, and the first unit loaded sets the reference that
+ * the others must match (see RCU__SYM(check_config) in >>debug). The record's layout never
+ * depends on the settings, so that any unit's copy of the check can read any unit's record.
+ */
+#if defined(RCU_DEBUG)
+#define RCU__CFG_DEBUG 1
+#else
+#define RCU__CFG_DEBUG 0
+#endif
+#if defined(RCU_DEBUG_DELAY)
+#define RCU__CFG_DEBUG_DELAY 1
+#else
+#define RCU__CFG_DEBUG_DELAY 0
+#endif
+#if defined(RCU_NO_MEMBARRIER)
+#define RCU__CFG_NO_MEMBARRIER 1
+#else
+#define RCU__CFG_NO_MEMBARRIER 0
+#endif
+#if defined(RCU_NO_FUTEX)
+#define RCU__CFG_NO_FUTEX 1
+#else
+#define RCU__CFG_NO_FUTEX 0
+#endif
+#if defined(RCU_C11_FENCES)
+#define RCU__CFG_C11_FENCES 1
+#else
+#define RCU__CFG_C11_FENCES 0
 #endif
 
 /* POSIX declarations: ask for them if no system header has been read yet. */
@@ -181,8 +263,10 @@
 
 /* >>portability ------------------------------------------------------------------------------- */
 
-#include <stdatomic.h>
+#if !defined(__cplusplus)
+#include <stdatomic.h> /* not used by rcu.h itself; C users of `T *_Atomic` pointers expect it */
 #include <stdbool.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -198,13 +282,58 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
+#if defined(__cplusplus)
+#include <atomic>
+#include <memory>
+#include <new>
+#include <utility>
+#endif
 
-#if defined(__GLIBC__) && !defined(__USE_POSIX199506)
+#if (defined(__GLIBC__) && !defined(__USE_POSIX199506)) || (defined(__linux__) && !defined(CLOCK_MONOTONIC))
 #error "rcu.h: needs POSIX declarations: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
 #endif
-#if defined(__linux__) && defined(__GLIBC__) && !defined(__USE_MISC)
+#if defined(__linux__) && ((defined(__GLIBC__) && !defined(__USE_MISC)) || \
+			   (!defined(__GLIBC__) && !defined(_GNU_SOURCE) && !defined(_BSD_SOURCE)))
+#if defined(__cplusplus)
+extern "C" long syscall(long number, ...) noexcept; /* hidden by strict _POSIX_C_SOURCE; as glibc's */
+#else
 extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same as glibc's */
 #endif
+#endif
+
+/*
+ * The reader record's TLS model (>>doc). A shared object on a C library other than glibc (musl)
+ * gets global-dynamic: musl gives a dlopen()'d object no static TLS, so an initial-exec record
+ * defined there fails to load ("initial-exec TLS resolves to dynamic definition").
+ */
+#ifndef RCU_TLS_MODEL
+#if defined(__linux__) && !defined(__GLIBC__) && defined(__PIC__) && !defined(__PIE__)
+#define RCU_TLS_MODEL "global-dynamic"
+#else
+#define RCU_TLS_MODEL "initial-exec"
+#endif
+#endif
+
+/* C and C++ spell a few things differently; the header uses these. */
+#if defined(__cplusplus)
+#define RCU__THREAD_LOCAL thread_local
+#define RCU__ALIGNAS(n) alignas(n)
+#define RCU__STATIC_ASSERT(c, m) static_assert(c, m)
+#define RCU__NOEXCEPT noexcept
+#define RCU__CAST(T, v) reinterpret_cast<T>(v)
+#define RCU__EXTERN_C_BEGIN extern "C" {
+#define RCU__EXTERN_C_END }
+#else
+#define RCU__THREAD_LOCAL _Thread_local
+#define RCU__ALIGNAS(n) _Alignas(n)
+#define RCU__STATIC_ASSERT(c, m) _Static_assert(c, m)
+#define RCU__NOEXCEPT
+#define RCU__CAST(T, v) ((T)(v))
+#define RCU__EXTERN_C_BEGIN
+#define RCU__EXTERN_C_END
+#endif
+
+RCU__EXTERN_C_BEGIN
 
 #define RCU__LIKELY(x) __builtin_expect(!!(x), 1)
 #define RCU__UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -222,17 +351,37 @@ extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same
 #endif
 
 /*
+ * Atomics: GCC's __atomic builtins on plain fields, so that C and C++ translation units share one
+ * layout and one state (C++ before C++23 has no _Atomic), and every access names its order.
+ * A field that more than one thread touches is accessed only through these.
+ */
+#define RCU__RELAXED __ATOMIC_RELAXED
+#define RCU__CONSUME __ATOMIC_CONSUME
+#define RCU__ACQUIRE __ATOMIC_ACQUIRE
+#define RCU__RELEASE __ATOMIC_RELEASE
+#define RCU__ACQ_REL __ATOMIC_ACQ_REL
+#define RCU__SEQ_CST __ATOMIC_SEQ_CST
+#define rcu__load(p, mo) __atomic_load_n((p), mo)
+#define rcu__store(p, v, mo) __atomic_store_n((p), (v), mo)
+#define rcu__xchg(p, v, mo) __atomic_exchange_n((p), (v), mo)
+#define rcu__fetch_add(p, v, mo) __atomic_fetch_add((p), (v), mo)
+#define rcu__fetch_sub(p, v, mo) __atomic_fetch_sub((p), (v), mo)
+#define rcu__cas(p, expected, v, ok_mo, fail_mo) \
+	__atomic_compare_exchange_n((p), (expected), (v), false, ok_mo, fail_mo)
+#define rcu__cas_weak(p, expected, v, ok_mo, fail_mo) \
+	__atomic_compare_exchange_n((p), (expected), (v), true, ok_mo, fail_mo)
+
+/*
  * A full fence. Under ThreadSanitizer it stays a real fence that TSan does not see (inline asm):
  * TSan does not model fences, and we do not want it to guess. So in a TSan build every
  * happens-before edge must come from one of the explicit release/acquire pairs of
  * docs/ordering.md (R2/G2, Q1/G2, publish/subscribe, ...), and the suite under TSan checks just
  * that. Where there is no asm fence below, a TSan build falls back to a seq_cst read-modify-write
- * on one word, which TSan does see (GCC rejects atomic_thread_fence there) and which orders more
- * than a fence does.
+ * on one word, which TSan does see and which orders more than a fence does. RCU_C11_FENCES
+ * selects the C11 fence everywhere (what a model checker of C11 programs can interpret).
  */
 #if defined(RCU_C11_FENCES)
-/* Model checking (verify/genmc): the C11 fence, which a checker of the C11 model can see. */
-#define rcu__fence_full() atomic_thread_fence(memory_order_seq_cst)
+#define rcu__fence_full() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #elif defined(__x86_64__)
 /* A locked no-op on the stack: a full barrier on x86, and cheaper than the mfence clang emits. */
 #define rcu__fence_full() __asm__ __volatile__("lock; orq $0, (%%rsp)" ::: "memory", "cc")
@@ -241,26 +390,33 @@ extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same
 #elif defined(RCU__TSAN) && defined(__aarch64__)
 #define rcu__fence_full() __asm__ __volatile__("dmb ish" ::: "memory")
 #elif defined(RCU__TSAN)
-static _Atomic int rcu__tsan_fence_word RCU__UNUSED;
-#define rcu__fence_full() ((void)atomic_fetch_add_explicit(&rcu__tsan_fence_word, 0, memory_order_seq_cst))
+static int rcu__tsan_fence_word RCU__UNUSED;
+#define rcu__fence_full() ((void)__atomic_fetch_add(&rcu__tsan_fence_word, 0, __ATOMIC_SEQ_CST))
 #else
-#define rcu__fence_full() atomic_thread_fence(memory_order_seq_cst)
+#define rcu__fence_full() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 /*
- * A compiler barrier: orders this thread's accesses for the compiler only. RCU_C11_FENCES spells
- * it as an empty asm with a memory clobber, which a model checker skips, because GenMC models
- * atomic_signal_fence() as a full fence and would then check a stronger program than we ship.
+ * A compiler barrier: orders this thread's accesses for the compiler only and emits nothing.
+ * An empty asm with a memory clobber rather than atomic_signal_fence(), which some model
+ * checkers take for a full fence (and would then prove a stronger program than the one shipped).
  */
-#if defined(RCU_C11_FENCES)
 #define rcu__fence_compiler() __asm__ __volatile__("" ::: "memory")
+/*
+ * A release fence: the accesses before it before the stores after it, for a thread that
+ * acquires one of those stores. A compiler barrier on x86, `dmb ish` on Arm, `lwsync` on POWER.
+ * TSan does not model fences (GCC warns that it ignores them): under TSan it is
+ * a compiler barrier, and the one use (S2) orders atomics only, so no race report depends on it.
+ */
+#if defined(RCU__TSAN) && !defined(RCU_C11_FENCES)
+#define rcu__fence_release() rcu__fence_compiler()
 #else
-#define rcu__fence_compiler() atomic_signal_fence(memory_order_seq_cst)
+#define rcu__fence_release() __atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
 
 static inline void rcu__cpu_relax(void)
 {
 #if defined(RCU_C11_FENCES)
-	/* No pause or yield instruction: a model checker cannot run one. */
+	rcu__fence_compiler();
 #elif defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -302,13 +458,16 @@ static inline int rcu__membarrier(int cmd)
 /*
  * Sleeping on a 32-bit word: rcu__word_wait() returns once *word may differ from `expected`
  * (spurious returns allowed; callers loop), or after timeout_ns if that is not negative.
- * rcu__word_wake() wakes every waiter of the word. Linux: futex. Elsewhere, or with
- * RCU_NO_FUTEX: one process-wide mutex and condition variable in the grace-period state; the
- * waker takes the mutex after changing the word, so a waiter that saw the old value under the
- * mutex is asleep before the broadcast.
+ * rcu__word_wake() wakes every waiter of the word. Linux: futex, with its constants spelled out
+ * (FUTEX_WAIT and FUTEX_WAKE with FUTEX_PRIVATE_FLAG), so that no kernel header is needed (musl
+ * ships none). Elsewhere, or with RCU_NO_FUTEX: one process-wide mutex and condition variable;
+ * the waker takes the mutex after changing the word, so a waiter that saw the old value under
+ * the mutex is asleep before the broadcast.
  */
 #if defined(__linux__) && defined(SYS_futex) && !defined(RCU_NO_FUTEX)
 #define RCU__HAVE_FUTEX 1
+#define RCU__FUTEX_WAIT_PRIVATE (0 | 128)
+#define RCU__FUTEX_WAKE_PRIVATE (1 | 128)
 #else
 #define RCU__HAVE_FUTEX 0
 #endif
@@ -316,13 +475,13 @@ static inline int rcu__membarrier(int cmd)
 /* >>types ------------------------------------------------------------------------------------- */
 
 /**
- * struct rcu_head - embed one in an object to hand it to call_rcu() or rcu_free().
+ * struct rcu_head - embed one in an object to hand it to call_rcu(), call_srcu() or rcu_free().
  *
- * The head belongs to RCU from call_rcu() until its callback starts; the callback may then free
- * the object or queue the head again.
+ * The head belongs to RCU from the call until its callback starts; the callback may then free
+ * the object or queue the head again. 16 bytes on 64-bit machines (24 with RCU_DEBUG).
  */
 struct rcu_head {
-	struct rcu_head *_Atomic next;
+	struct rcu_head *next;
 	void (*func)(struct rcu_head *head);
 #if defined(RCU_DEBUG)
 	uint64_t debug_state; /* RCU__HEAD_QUEUED while queued: catches a double call_rcu() */
@@ -330,112 +489,253 @@ struct rcu_head {
 };
 
 /**
- * struct rcu_stats - counters a user can read cheaply with rcu_get_stats().
+ * struct rcu_stats - counters a user can read cheaply with rcu_get_stats() or srcu_get_stats().
  *
  * callbacks_pending_max is the highest pending count seen by call_rcu() callers.
  */
 struct rcu_stats {
-	uint64_t grace_periods;        /* grace periods completed since the process started */
+	uint64_t grace_periods;        /* grace periods completed since the domain was set up */
 	uint64_t callbacks_queued;     /* call_rcu() and rcu_free() calls */
 	uint64_t callbacks_invoked;    /* callbacks that have returned */
 	uint64_t callbacks_pending;    /* queued - invoked */
 	uint64_t callbacks_pending_max;
 };
 
+/* Named states. Fields that hold them are integers (they are read and written atomically). */
+enum rcu__reg_state {
+	RCU__REG_NONE = 0, /* not in the registry */
+	RCU__REG_THREAD,   /* registered by the thread (rcu_register_thread(), BP's first section) */
+	RCU__REG_ADOPTED   /* in the registry but not a reader of the default domain: linked by its
+			      first call_rcu() or SRCU section, so that grace periods and a fork
+			      child can see its records */
+};
+enum rcu__init_state {
+	RCU__INIT_NONE = 0, /* all zero, as loaded */
+	RCU__INIT_RUNNING,  /* one thread is setting it up; others wait */
+	RCU__INIT_READY
+};
+enum rcu__worker_state {
+	RCU__WORKER_NONE = 0, /* no worker thread (never started, or forgotten in a fork child) */
+	RCU__WORKER_STARTED
+};
+enum rcu__gp_kind {
+	RCU__GP_DEFAULT = 0, /* the default domain: readers are rcu_read_lock() sections */
+	RCU__GP_SRCU         /* an SRCU domain: readers are srcu_read_lock() sections */
+};
+enum rcu__futex_state {
+	RCU__FUTEX_IDLE = 0,
+	RCU__FUTEX_ARMED = -1 /* an updater sleeps until a reader leaves */
+};
+
+struct rcu__gp;
+struct rcu__state;
+
 /*
- * The reader record: one per thread, in thread-local storage, one cache line. `seq` is the slot
- * that grace periods read: 0 outside a section (QSBR: offline), otherwise the grace-period
- * sequence number the thread saw when its outermost section began (QSBR: at its last quiescent
- * state). Everything else is the owner's, or the registry's under its lock.
+ * One thread's section of one SRCU domain: the same protocol as the reader record's `seq`, tagged
+ * with the domain it serves. A thread has RCU_SRCU_NESTING of them in its reader record.
  */
-struct rcu__reader {
-	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t seq;
-	unsigned nesting;          /* owner only: sections nested inside the outermost one (QSBR,
-				      RCU_DEBUG only: the depth of rcu_read_lock()) */
-	unsigned char registered;  /* owner writes, under registry lock: 0 no, 1 by the thread,
-				      2 adopted by its first call_rcu() (outside sections, QSBR offline) */
-	unsigned char in_callback; /* owner only: invoking RCU callbacks */
-	struct rcu__reader *next;  /* registry list, under registry lock */
-	struct rcu__reader *prev;
-	long tid;
-	struct rcu_head *enq_node; /* owner only: call_rcu() between its swap and its link, */
-	struct rcu_head *enq_prev; /* for a fork child to mend the link (see >>callbacks) */
+struct rcu__srcu_slot {
+	RCU__ALIGNAS(32) struct rcu__gp *gp; /* (atomic) the domain; owner writes it before seq,
+						updaters read. 32-byte slots: the index is a shift */
+	uint64_t seq;       /* (atomic) 0 outside a section, else the domain's gp_seq at entry */
+	uint32_t nesting;   /* owner only: sections nested inside the outermost one */
 #if defined(RCU_DEBUG)
-	const char *section_file;  /* where the outermost section began (stall reports) */
+	const char *section_file; /* where the outermost section began (stall reports) */
 	int section_line;
 	uint64_t section_start_ns;
 #endif
 };
 
 /*
- * The callback queue: a wait-free multi-producer queue. A producer swaps itself into `tail` and
- * then links the previous tail to itself; the single consumer (whoever holds cb_consumer) takes
- * the whole chain at once. `stub` is the permanent first node.
+ * The reader record: one per thread, in thread-local storage, cache-line aligned. `seq` is the
+ * slot that default-domain grace periods read: 0 outside a section (QSBR: offline), otherwise the
+ * grace-period sequence number the thread saw when its outermost section began (QSBR: at its
+ * last quiescent state). `srcu` are its slots for SRCU domains. Everything else is the owner's,
+ * or the registry's under its lock.
  */
-struct rcu__cbq {
-	_Alignas(RCU_CACHE_LINE) struct rcu_head *_Atomic tail;
-	_Atomic uint64_t queued;    /* on the producers' line: the swap already owns it */
-	_Alignas(RCU_CACHE_LINE) struct rcu_head stub;
-	_Atomic uint64_t invoked;   /* written once per batch by the consumer */
-	_Atomic uint64_t pending_max;
+struct rcu__reader {
+	RCU__ALIGNAS(RCU_CACHE_LINE) uint64_t seq; /* (atomic) */
+	uint32_t nesting;           /* owner only: sections nested inside the outermost one (QSBR,
+				       RCU_DEBUG only: the depth of rcu_read_lock()) */
+	uint8_t registered;         /* enum rcu__reg_state; owner writes, under the registry lock */
+	uint8_t in_callback;        /* owner only: invoking RCU callbacks */
+	struct rcu__reader *next;   /* registry list, under the registry lock */
+	struct rcu__reader *prev;
+	struct rcu__state *owner;   /* the state whose registry holds it */
+	long tid;
+	struct rcu_head *enq_node;  /* owner only: call_rcu() between its swap and its link, */
+	struct rcu_head *enq_prev;  /* for a fork child to mend the link (see >>callbacks), */
+	struct rcu__gp *enq_gp;     /* and the domain whose queue it is */
+#if defined(RCU_DEBUG)
+	const char *section_file;   /* where the outermost section began (stall reports) */
+	int section_line;
+	uint64_t section_start_ns;
+#endif
+	struct rcu__srcu_slot srcu[RCU_SRCU_NESTING];
 };
 
 /*
- * The grace-period state, one per process and flavour. Readers touch only the first line.
- * Slow paths take a pointer to it, so that further domains need no rewrite.
+ * The callback queue: a wait-free multi-producer queue. A producer swaps itself into `tail` and
+ * then links the previous tail to itself; the single consumer (whoever holds cb_consumer) takes
+ * the whole chain at once. `stub` is the permanent first node. The paddings keep the producers'
+ * line apart from the consumer's without asking for alignment (domains are embedded in users'
+ * objects and allocated by them).
  */
-struct rcu__state {
-	/* Read by every reader. */
-	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t gp_seq; /* the last grace period started; from 1 */
-	_Atomic int32_t gp_futex;      /* -1 while an updater sleeps waiting for readers */
-	_Atomic int32_t use_membarrier; /* MEMB/BP: 1 once membarrier is registered; readers skip fences */
-	_Atomic int32_t cb_congested;  /* QSBR: pending callbacks passed the high-water mark */
+struct rcu__cbq {
+	struct rcu_head *tail;      /* (atomic) */
+	uint64_t queued;            /* (atomic) on the producers' line: the swap already owns it */
+	char pad_producers[RCU_CACHE_LINE];
+	struct rcu_head stub;
+	uint64_t invoked;           /* (atomic) written once per batch by the consumer */
+	uint64_t pending_max;       /* (atomic) */
+	char pad_consumer[RCU_CACHE_LINE];
+};
+
+/*
+ * A domain's grace-period machinery: the default domain's (inside struct rcu__state) and each
+ * SRCU domain's (inside struct srcu_struct). Every slow path takes a pointer to one. Readers
+ * touch only the first group of fields.
+ */
+struct rcu__gp {
+	/* Read by every reader of the domain. */
+	uint64_t gp_seq;            /* (atomic) the last grace period started; from 1 */
+	int32_t gp_futex;           /* (atomic) enum rcu__futex_state */
+	int32_t use_membarrier;     /* (atomic) MEMB/BP: membarrier is registered; readers skip fences */
+	int32_t cb_congested;       /* (atomic) QSBR default domain: pending callbacks passed the mark */
+	int32_t kind;               /* enum rcu__gp_kind, fixed at set-up */
+	char pad_readers[RCU_CACHE_LINE];
 
 	/* Updaters. */
-	_Alignas(RCU_CACHE_LINE) _Atomic uint64_t gp_completed; /* the last grace period completed */
-	_Atomic uint64_t gp_count;     /* grace periods run (statistics) */
-	_Atomic uint64_t gp_requested; /* the highest cookie start_poll_synchronize_rcu() asked for */
-	_Atomic int32_t gp_done_word;  /* bumped at each completion: callers that wait sleep on it */
-	_Atomic int32_t gp_done_waiters;
-	pthread_mutex_t gp_lock;       /* one grace period at a time */
-	pthread_mutex_t registry_lock;
-	struct rcu__reader *readers;   /* registered readers, under registry_lock */
-	_Atomic int32_t init_state;    /* 0 new, 2 ready (under registry_lock) */
-	_Atomic int32_t atfork_state;  /* 0 none, 1 registering, 2 fork handlers installed */
-	pthread_key_t exit_key;        /* its destructor unregisters exiting threads */
-	pthread_mutex_t word_lock;     /* the portable sleep (no futex) */
-	pthread_cond_t word_cond;
+	uint64_t gp_completed;      /* (atomic) the last grace period completed */
+	uint64_t gp_count;          /* (atomic) grace periods run (statistics) */
+	uint64_t gp_requested;      /* (atomic) the highest cookie start_poll_*() asked for */
+	int32_t gp_done_word;       /* (atomic) bumped at each completion: callers that wait sleep on it */
+	int32_t gp_done_waiters;    /* (atomic) */
+	int32_t init_state;         /* (atomic) enum rcu__init_state */
+	int32_t on_worklist;        /* (atomic) SRCU: on the domains' worker's list */
+	pthread_mutex_t gp_lock;    /* one grace period at a time */
+	struct rcu__state *owner;   /* the process's state: registry, workers, fork handling */
+	const char *name;           /* for reports: "rcu", or the SRCU domain's name */
+	struct rcu__gp *live_next;  /* SRCU: the process's live domains, under domains_lock */
+	struct rcu__gp *live_prev;
+	struct rcu__gp *work_next;  /* SRCU: the domains' worker's list, under domains_lock */
+	uint64_t poll_target;       /* SRCU worker, under gp_lock: the grace period its steps wait for, */
+	uint64_t poll_start_ns;     /* since when (stall reports, RCU_STALL_TIMEOUT_MS), */
+	int32_t poll_reported;      /* and whether that stall was reported */
 
 	/* Callbacks. */
 	struct rcu__cbq cbq;
-	pthread_mutex_t cb_consumer;   /* held while taking and invoking a batch */
-	_Alignas(RCU_CACHE_LINE) _Atomic int32_t worker_sleeping; /* 1: the worker waits for work */
-	_Atomic int32_t worker_state;  /* 0 none, 1 starting or running */
-	_Atomic int32_t exiting;       /* process exit began: invoke nothing more */
-	_Atomic int32_t invoking;      /* the worker is between callbacks of a batch */
+	pthread_mutex_t cb_consumer;  /* held while taking, waiting for and invoking a batch */
+	struct rcu_head *batch_first; /* (atomic) the taken batch's first callback not yet started */
+	struct rcu_head *batch_last;  /* (atomic) its last; NULL when no batch is taken */
+	uint64_t batch_cookie;        /* the grace period the taken batch waits for */
 };
+
+/**
+ * struct srcu_struct - an SRCU domain: grace periods of its own, for its own readers.
+ *
+ * Define one with DEFINE_SRCU(name) or DEFINE_STATIC_SRCU(name) (set up on first use), or
+ * embed one and call init_srcu_struct() before use and cleanup_srcu_struct() after. No alignment
+ * is asked of it; it is about 6 cache lines. See >>grace-period for the API.
+ */
+struct srcu_struct {
+	const char *name;           /* for reports: DEFINE_SRCU's name or init_srcu_struct()'s argument */
+	struct rcu__gp gp;
+#if defined(__cplusplus)
+	constexpr srcu_struct() noexcept : name(nullptr), gp() {}
+	constexpr explicit srcu_struct(const char *n) noexcept : name(n), gp() {}
+	srcu_struct(const srcu_struct &) = delete;
+	srcu_struct &operator=(const srcu_struct &) = delete;
+#endif
+};
+
+/*
+ * A translation unit's per-program settings (see >>config). Fixed layout.
+ */
+struct rcu__config {
+	const char *unit;           /* the translation unit's main file */
+	int32_t debug, debug_delay, no_membarrier, no_futex, c11_fences, cache_line, srcu_nesting;
+	int64_t callback_high_water, stall_timeout_ms, spin_scans;
+	const char *free_call;      /* RCU_FREE(p), as text */
+};
+
+/*
+ * The process-wide state of one flavour: the default domain, the reader registry, the workers.
+ * `magic` and `self` come first and are its only statically initialised fields; init() sets up
+ * the rest. A copy of the state is "live" when `self` points at itself: in an object whose
+ * reference to the state the dynamic linker bound to another object's copy, `self` points there.
+ */
+struct rcu__state {
+	uint64_t magic;
+	struct rcu__state *self;
+	struct rcu__gp gp;          /* the default domain */
+
+	pthread_mutex_t registry_lock;
+	struct rcu__reader *readers;  /* registered and adopted threads, under registry_lock */
+	int32_t init_state;         /* (atomic) enum rcu__init_state */
+	int32_t atfork_state;       /* (atomic) enum rcu__init_state of the fork handlers */
+	pthread_key_t exit_key;     /* its destructor unregisters exiting threads */
+	pthread_mutex_t word_lock;  /* the portable sleep (no futex) */
+	pthread_cond_t word_cond;
+	const struct rcu__config *config; /* (atomic) the settings of the first unit loaded */
+	int32_t exiting;            /* (atomic) process exit began: workers invoke nothing more */
+	char pad_registry[RCU_CACHE_LINE];
+
+	/* The default domain's callback worker. */
+	int32_t worker_sleeping;    /* (atomic) 1: the worker waits for work */
+	int32_t worker_state;       /* (atomic) enum rcu__worker_state */
+	int32_t invoking;           /* (atomic) the worker is between callbacks of a batch */
+	char pad_worker[RCU_CACHE_LINE];
+
+	/* SRCU domains and their worker. */
+	pthread_mutex_t domains_lock;
+	struct rcu__gp *domains;    /* live SRCU domains, under domains_lock */
+	struct rcu__gp *work;       /* domains with callbacks or requested grace periods */
+	int32_t srcu_word;          /* (atomic) bumped to wake the domains' worker */
+	int32_t srcu_sleeping;      /* (atomic) */
+	int32_t srcu_worker_state;  /* (atomic) enum rcu__worker_state */
+	int32_t srcu_invoking;      /* (atomic) as `invoking`, for the domains' worker */
+};
+
+/* Flavour codes in the state's magic number: one per flavour, so that only copies of this
+ * flavour's state are taken for one another. */
+#if defined(RCU_FLAVOUR_QSBR)
+#define RCU__FCODE 1
+#elif defined(RCU_FLAVOUR_MEMB)
+#define RCU__FCODE 2
+#elif defined(RCU_FLAVOUR_MB)
+#define RCU__FCODE 3
+#else
+#define RCU__FCODE 4
+#endif
+#define RCU__STATE_MAGIC (0x7263752e68000000ull | ((uint64_t)RCU__FCODE << 16) | (uint64_t)RCU__ABI)
 
 /* The process-wide objects: weak, default visibility, one copy per process and flavour. */
 extern struct rcu__state RCU__SYM(state);
-RCU__WEAK struct rcu__state RCU__SYM(state) = {
-	.gp_seq = 1,
-	.gp_completed = 1,
-	.gp_requested = 1,
-	.gp_lock = PTHREAD_MUTEX_INITIALIZER,
-	.registry_lock = PTHREAD_MUTEX_INITIALIZER,
-	.word_lock = PTHREAD_MUTEX_INITIALIZER,
-	.word_cond = PTHREAD_COND_INITIALIZER,
-	.cbq = { .tail = &RCU__SYM(state).cbq.stub },
-	.cb_consumer = PTHREAD_MUTEX_INITIALIZER,
+#if defined(__cplusplus)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+RCU__WEAK struct rcu__state RCU__SYM(state) = { RCU__STATE_MAGIC, &RCU__SYM(state) };
+#pragma GCC diagnostic pop
+#else
+RCU__WEAK struct rcu__state RCU__SYM(state) = { .magic = RCU__STATE_MAGIC, .self = &RCU__SYM(state) };
+#endif
+
+/* This translation unit's per-program settings. */
+static const struct rcu__config rcu__unit_config RCU__UNUSED = {
+	__BASE_FILE__, RCU__CFG_DEBUG, RCU__CFG_DEBUG_DELAY, RCU__CFG_NO_MEMBARRIER,
+	RCU__CFG_NO_FUTEX, RCU__CFG_C11_FENCES, RCU_CACHE_LINE, RCU_SRCU_NESTING,
+	RCU_CALLBACK_HIGH_WATER, RCU_STALL_TIMEOUT_MS, RCU_SPIN_SCANS, RCU__STR(RCU_FREE(p))
 };
 
 #define RCU__STATE (&RCU__SYM(state))
+#define RCU__GP (&RCU__SYM(state).gp)
 
 /*
  * The calling thread's reader record. RCU_MODEL_SELF(), for model checking only (verify/genmc),
- * is an expression that gives it in place of a thread-local, which then does not exist: GenMC's
- * thread-locals cannot be read by other threads (the updater reads every reader's record), and it
- * cannot initialise a thread-local structure.
+ * is an expression that gives it in place of the thread-local, which then does not exist: a
+ * model checker's thread-locals may not be readable by other threads (the updater reads every
+ * reader's record).
  */
 #if defined(RCU_MODEL_SELF)
 static inline struct rcu__reader *rcu__self(void)
@@ -443,8 +743,8 @@ static inline struct rcu__reader *rcu__self(void)
 	return RCU_MODEL_SELF();
 }
 #else
-extern _Thread_local struct rcu__reader RCU__SYM(reader);
-RCU__WEAK _Thread_local struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
+extern RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader);
+RCU__WEAK RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
 
 static inline struct rcu__reader *rcu__self(void)
 {
@@ -466,31 +766,40 @@ static inline bool rcu__in_section(struct rcu__reader *r)
 #if defined(RCU_FLAVOUR_QSBR)
 	return r->nesting != 0;
 #else
-	return atomic_load_explicit(&r->seq, memory_order_relaxed) != 0;
+	return rcu__load(&r->seq, RCU__RELAXED) != 0;
 #endif
 }
 
 /* Slow paths: weak functions, so that one copy serves every translation unit. */
-void RCU__SYM(init)(struct rcu__state *gp);
-void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r);
-void RCU__SYM(unregister)(struct rcu__state *gp, struct rcu__reader *r);
-void RCU__SYM(adopt)(struct rcu__state *gp, struct rcu__reader *r);
-void RCU__SYM(wake_gp)(struct rcu__state *gp);
-void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *r, uint64_t seq);
-void RCU__SYM(synchronize)(struct rcu__state *gp);
-void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target);
-void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target);
-uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader *r);
+void RCU__SYM(check_config)(struct rcu__state *s, const struct rcu__config *cfg);
+void RCU__SYM(init)(struct rcu__state *s);
+void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, int kind, const char *name);
 void *RCU__SYM(worker_main)(void *arg);
+void *RCU__SYM(srcu_worker_main)(void *arg);
 void RCU__SYM(at_exit)(void);
-bool RCU__SYM(start_worker)(struct rcu__state *gp);
-uint64_t RCU__SYM(snapshot)(struct rcu__state *gp);
-uint64_t RCU__SYM(start_poll)(struct rcu__state *gp);
-void RCU__SYM(cond_synchronize)(struct rcu__state *gp, uint64_t cookie);
-void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void (*func)(struct rcu_head *));
-void RCU__SYM(barrier)(struct rcu__state *gp);
-void RCU__SYM(stats)(struct rcu__state *gp, struct rcu_stats *out);
-RCU__COLD void RCU__SYM(die)(const char *call, const char *rule);
+bool RCU__SYM(start_worker)(struct rcu__gp *gp);
+void RCU__SYM(config_mismatch)(const char *macro, const char *mine, const char *unit, const char *theirs,
+			       const char *their_unit);
+void RCU__SYM(register)(struct rcu__state *s, struct rcu__reader *r);
+void RCU__SYM(unregister)(struct rcu__state *s, struct rcu__reader *r);
+void RCU__SYM(adopt)(struct rcu__state *s, struct rcu__reader *r);
+void RCU__SYM(wake_gp)(struct rcu__gp *gp);
+void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t seq);
+void RCU__SYM(synchronize)(struct rcu__gp *gp);
+void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target);
+void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target);
+bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target);
+uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp);
+uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp);
+void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie);
+void RCU__SYM(call)(struct rcu__gp *gp, struct rcu_head *head, void (*func)(struct rcu_head *));
+void RCU__SYM(free)(struct rcu__gp *gp, struct rcu_head *head, size_t offset);
+void RCU__SYM(barrier)(struct rcu__gp *gp);
+void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out);
+int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r, const char *file, int line);
+void RCU__SYM(srcu_init)(struct srcu_struct *ssp);
+void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp);
+RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule);
 void RCU__SYM(debug_delay)(void);
 void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 
@@ -514,36 +823,42 @@ void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 #endif
 #define RCU__RULE_IN_SECTION "called inside a read-side critical section, which it would wait for forever (deadlock)"
 #define RCU__RULE_QS_IN_SECTION "called inside rcu_read_lock(): a quiescent state ends every section, so this one would lose its protection"
+/* QSBR: a wait for another domain's grace period goes offline (a quiescent state), which would
+ * end an enclosing rcu_read_lock() section unannounced. */
+#if defined(RCU_FLAVOUR_QSBR)
+#define RCU__CHECK_QSBR_WAIT(call) RCU__CHECK(rcu__self()->nesting == 0, call, RCU__RULE_QS_IN_SECTION)
+#else
+#define RCU__CHECK_QSBR_WAIT(call) ((void)0)
+#endif
 
 /* >>reader ------------------------------------------------------------------------------------ */
 
 /*
  * How a section is seen. A grace period advances gp_seq to a new number n and then waits until
- * every registered slot is 0 or at least n. A reader entering its outermost section copies gp_seq
- * into its slot; leaving, it stores 0. The reader's slot store and its later loads, against the
- * updater's advance and its later slot loads, are the store-buffering pattern: each side needs a
- * full barrier between its store and its load, or a reader could miss the advance while the
- * updater misses the slot. MB readers issue the fence (R1). MEMB and BP readers issue only a
- * compiler barrier and the updater makes every running thread execute the fence for them with
- * membarrier (G1). QSBR readers store their slot at quiescent states, where the fence is.
+ * every slot of its domain is 0 or at least n. A reader entering its outermost section copies
+ * gp_seq into its slot; leaving, it stores 0. The reader's slot store and its later loads,
+ * against the updater's advance and its later slot loads, are the store-buffering pattern: each
+ * side needs a full barrier between its store and its load, or a reader could miss the advance
+ * while the updater misses the slot. MB readers issue the fence (R1). MEMB and BP readers issue
+ * only a compiler barrier and the updater makes every running thread execute the fence for them
+ * with membarrier (G1). QSBR readers store their slot at quiescent states, where the fence is.
+ *
+ * SRCU domains use the same protocol on slots of their own: each thread's reader record holds
+ * RCU_SRCU_NESTING slots, each tagged with the domain it serves, and srcu_read_lock() returns the
+ * index of the slot it used. Their readers fence as the flavour's do (MEMB and BP rely on
+ * membarrier, MB and QSBR fence on entry).
  */
 
-#if !defined(RCU_FLAVOUR_QSBR)
-/* The outermost rcu_read_lock(): publish this section in the slot. */
-static inline void rcu__reader_enter(struct rcu__reader *r)
+/* Begin a section in `slot` of domain gp. */
+static inline void rcu__slot_enter(struct rcu__gp *gp, uint64_t *slot)
 {
-	struct rcu__state *gp = RCU__STATE;
-#if defined(RCU_FLAVOUR_BP)
-	if (RCU__UNLIKELY(!r->registered))
-		RCU__SYM(register)(gp, r);
-#endif
 	/* R0: acquire: a reader that sees the new number sees what preceded the advance (G0). */
-	uint64_t seq = atomic_load_explicit(&gp->gp_seq, memory_order_acquire);
+	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
 	RCU__DELAY();
-	atomic_store_explicit(&r->seq, seq, memory_order_relaxed);
-	/* R1: our slot store before the section's loads; pairs with G1 in rcu__gp_wait_for(). */
+	rcu__store(slot, seq, RCU__RELAXED);
+	/* R1: our slot store before the section's loads; pairs with G1 in RCU__SYM(gp_wait_for)(). */
 #if RCU__MEMB_READER
-	if (RCU__UNLIKELY(!atomic_load_explicit(&gp->use_membarrier, memory_order_relaxed)))
+	if (RCU__UNLIKELY(!rcu__load(&gp->use_membarrier, RCU__RELAXED)))
 		rcu__fence_full();
 	else
 		rcu__fence_compiler();
@@ -552,21 +867,31 @@ static inline void rcu__reader_enter(struct rcu__reader *r)
 #endif
 }
 
-/* The outermost rcu_read_unlock(): clear the slot, wake a sleeping updater. */
-static inline void rcu__reader_exit(struct rcu__reader *r)
+/* End the section of `slot`: clear the slot, wake a sleeping updater of gp. */
+static inline void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
 {
-	struct rcu__state *gp = RCU__STATE;
 	/* R2: release: the section's accesses before the clear; pairs with G2 (acquire scan). */
-	atomic_store_explicit(&r->seq, 0, memory_order_release);
+	rcu__store(slot, 0, RCU__RELEASE);
 	/*
 	 * R3: the clear before the futex check; pairs with G3. MEMB/BP: the updater's membarrier
-	 * after arming the futex stands in for our fence. MB (and MEMB without membarrier): no fence
-	 * here, so this check can miss an updater that armed concurrently; that updater sleeps with
-	 * a timeout (RCU__LAZY_WAKE_NS) and rescans.
+	 * after arming the futex stands in for our fence. MB (and MEMB without membarrier, and SRCU
+	 * readers in QSBR): no fence here, so this check can miss an updater that armed concurrently;
+	 * that updater sleeps with a timeout (RCU__LAZY_WAKE_NS) and rescans.
 	 */
 	rcu__fence_compiler();
-	if (RCU__UNLIKELY(atomic_load_explicit(&gp->gp_futex, memory_order_relaxed) == -1))
+	if (RCU__UNLIKELY(rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED))
 		RCU__SYM(wake_gp)(gp);
+}
+
+#if !defined(RCU_FLAVOUR_QSBR)
+/* The outermost rcu_read_lock(): publish this section in the slot. */
+static inline void rcu__reader_enter(struct rcu__reader *r)
+{
+#if defined(RCU_FLAVOUR_BP)
+	if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
+		RCU__SYM(register)(RCU__STATE, r);
+#endif
+	rcu__slot_enter(RCU__GP, &r->seq);
 }
 #endif
 
@@ -588,7 +913,7 @@ static inline void rcu__read_lock_at(const char *file, int line)
 #endif
 	(void)r;
 #else
-	if (RCU__LIKELY(atomic_load_explicit(&r->seq, memory_order_relaxed) == 0)) {
+	if (RCU__LIKELY(rcu__load(&r->seq, RCU__RELAXED) == 0)) {
 #if defined(RCU_DEBUG)
 		RCU__SYM(debug_enter)(r, file, line);
 #endif
@@ -607,7 +932,7 @@ static inline void rcu__read_lock_at(const char *file, int line)
  * nothing; the thread must be online (the section is already implied).
  * Under RCU_DEBUG it records where the section began, for stall reports.
  */
-static inline void (rcu_read_lock)(void)
+static inline void(rcu_read_lock)(void) RCU__NOEXCEPT
 {
 	rcu__read_lock_at(NULL, 0);
 }
@@ -621,7 +946,7 @@ static inline void (rcu_read_lock)(void)
  * Leaving the outermost section lets grace periods that wait for it end. RCU_DEBUG aborts on an
  * unlock without a lock.
  */
-static inline void rcu_read_unlock(void)
+static inline void rcu_read_unlock(void) RCU__NOEXCEPT
 {
 	struct rcu__reader *r = rcu__self();
 #if defined(RCU_FLAVOUR_QSBR)
@@ -633,7 +958,7 @@ static inline void rcu_read_unlock(void)
 #else
 	RCU__CHECK(rcu__in_section(r), "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
 	if (RCU__LIKELY(r->nesting == 0))
-		rcu__reader_exit(r);
+		rcu__slot_exit(RCU__GP, &r->seq);
 	else
 		r->nesting--;
 #endif
@@ -643,36 +968,44 @@ static inline void rcu_read_unlock(void)
  * rcu_read_ongoing() - is the calling thread inside a read-side critical section?
  *
  * QSBR: true while the thread is online (registered and not offline), since an online thread
- * is inside one long section between quiescent states.
+ * is inside one long section between quiescent states. Never blocks; callable anywhere.
  */
-static inline bool rcu_read_ongoing(void)
+static inline bool rcu_read_ongoing(void) RCU__NOEXCEPT
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	return atomic_load_explicit(&rcu__self()->seq, memory_order_relaxed) != 0;
+	return rcu__load(&rcu__self()->seq, RCU__RELAXED) != 0;
 #else
 	return rcu__in_section(rcu__self());
 #endif
 }
 
 /**
+ * rcu_read_lock_held() - the kernel's name: rcu_read_ongoing().
+ */
+static inline bool rcu_read_lock_held(void) RCU__NOEXCEPT
+{
+	return rcu_read_ongoing();
+}
+
+/**
  * rcu_quiescent_state() - QSBR: report that this thread holds no reference to RCU data.
  *
  * Every pointer obtained before the call may be reclaimed after it. Cheap when no grace period
- * has started since the last report (two loads and a compare); otherwise a release store and a
- * fence. Above RCU_CALLBACK_HIGH_WATER pending callbacks it also runs a batch of callbacks (it
- * waits for a grace period, offline). Other flavours: no-op. RCU_DEBUG aborts inside
- * rcu_read_lock().
+ * has started since the last report and callbacks are not congested (three loads, two compares
+ * and branches); otherwise a release store and a fence. Above RCU_CALLBACK_HIGH_WATER pending
+ * callbacks it also runs a batch of callbacks (it waits for a grace period, offline). Other
+ * flavours: no-op. RCU_DEBUG aborts inside rcu_read_lock().
  */
-static inline void rcu_quiescent_state(void)
+static inline void rcu_quiescent_state(void) RCU__NOEXCEPT
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	struct rcu__reader *r = rcu__self();
-	struct rcu__state *gp = RCU__STATE;
+	struct rcu__gp *gp = RCU__GP;
 	RCU__CHECK(r->nesting == 0, "rcu_quiescent_state()", RCU__RULE_QS_IN_SECTION);
 	/* Q0: acquire: after reporting n, this thread sees what preceded the advance to n (G0). */
-	uint64_t seq = atomic_load_explicit(&gp->gp_seq, memory_order_acquire);
-	if (RCU__UNLIKELY(atomic_load_explicit(&r->seq, memory_order_relaxed) != seq ||
-			  atomic_load_explicit(&gp->cb_congested, memory_order_relaxed)))
+	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
+	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) != seq ||
+			  rcu__load(&gp->cb_congested, RCU__RELAXED)))
 		RCU__SYM(qsbr_report)(gp, r, seq);
 #endif
 }
@@ -683,38 +1016,241 @@ static inline void rcu_quiescent_state(void)
  * An offline thread holds up no grace period and must not read RCU data. Other flavours: no-op.
  * RCU_DEBUG aborts inside rcu_read_lock().
  */
-static inline void rcu_thread_offline(void)
+static inline void rcu_thread_offline(void) RCU__NOEXCEPT
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	struct rcu__reader *r = rcu__self();
 	RCU__CHECK(r->nesting == 0, "rcu_thread_offline()", RCU__RULE_QS_IN_SECTION);
-	RCU__SYM(qsbr_report)(RCU__STATE, r, 0);
+	RCU__SYM(qsbr_report)(RCU__GP, r, 0);
 #endif
 }
 
 /**
  * rcu_thread_online() - QSBR: rejoin the reader set after rcu_thread_offline().
  *
- * Other flavours: no-op. RCU_DEBUG aborts in an unregistered thread.
+ * On a thread that is already online it is a quiescent state. Other flavours: no-op.
+ * RCU_DEBUG aborts in an unregistered thread.
  */
-static inline void rcu_thread_online(void)
+static inline void rcu_thread_online(void) RCU__NOEXCEPT
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(r->registered, "rcu_thread_online()", "the thread is not registered: call rcu_register_thread() first");
-	RCU__SYM(qsbr_report)(RCU__STATE, r, UINT64_MAX);
+	RCU__CHECK(r->registered != RCU__REG_NONE, "rcu_thread_online()", "the thread is not registered: call rcu_register_thread() first");
+	RCU__SYM(qsbr_report)(RCU__GP, r, UINT64_MAX);
 #endif
+}
+
+/* SRCU: a section of domain gp in slot k, which serves gp. */
+__attribute__((always_inline)) static inline int rcu__srcu_enter(struct rcu__gp *gp, struct rcu__srcu_slot *s, int k,
+							       const char *file, int line)
+{
+	if (RCU__LIKELY(s->seq == 0)) {
+#if defined(RCU_DEBUG)
+		s->section_file = file;
+		s->section_line = line;
+		s->section_start_ns = rcu__now_ns();
+#else
+		(void)file;
+		(void)line;
+#endif
+		rcu__slot_enter(gp, &s->seq);
+	} else {
+		s->nesting++;
+	}
+	return k;
+}
+
+/*
+ * SRCU: the slot that serves domain gp: slot 0 first (a thread that reads one domain finds it
+ * there, and the index is a constant), then the others, then the slow path's free slot.
+ */
+static inline int rcu__srcu_lock_at(struct srcu_struct *ssp, const char *file, int line)
+{
+	struct rcu__reader *r = rcu__self();
+	struct rcu__gp *gp = &ssp->gp;
+	if (RCU__LIKELY(r->srcu[0].gp == gp))
+		return rcu__srcu_enter(gp, &r->srcu[0], 0, file, line);
+	for (int k = 1; k < RCU_SRCU_NESTING; k++)
+		if (r->srcu[k].gp == gp)
+			return rcu__srcu_enter(gp, &r->srcu[k], k, file, line);
+	return RCU__SYM(srcu_lock_slow)(gp, r, file, line);
+}
+
+/**
+ * srcu_read_lock(ssp) - begin a read-side critical section of SRCU domain ssp; returns an index.
+ *
+ * Hand the index to the matching srcu_read_unlock(). The section may block and sleep: it holds
+ * up only ssp's grace periods. Sections of one domain nest; sections of different domains may
+ * interleave and nest across each other, and across rcu_read_lock() sections, up to
+ * RCU_SRCU_NESTING domains at a time per thread (more aborts with a sentence). Any thread may
+ * read: no registration, in every flavour. Never fails; allocates nothing (a thread's first
+ * section of any domain joins it to the registry: the registry lock, once per thread).
+ * Unlock in the thread that locked.
+ */
+static inline int(srcu_read_lock)(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	return rcu__srcu_lock_at(ssp, NULL, 0);
+}
+#if defined(RCU_DEBUG)
+#define srcu_read_lock(ssp) rcu__srcu_lock_at((ssp), __FILE__, __LINE__)
+#endif
+
+/**
+ * srcu_read_unlock(ssp, idx) - end the section that srcu_read_lock(ssp) returned idx for.
+ *
+ * RCU_DEBUG aborts on an index that names no section of ssp in this thread.
+ */
+static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx) RCU__NOEXCEPT
+{
+	struct rcu__reader *r = rcu__self();
+	RCU__CHECK(idx >= 0 && idx < RCU_SRCU_NESTING && r->srcu[idx].gp == &ssp->gp && r->srcu[idx].seq != 0,
+		"srcu_read_unlock()", "no matching srcu_read_lock() of this domain in this thread: the index or the domain is wrong, or the unlock is unbalanced");
+	struct rcu__srcu_slot *s = &r->srcu[idx];
+	__asm__("" : "+r"(s)); /* one address computation for both fields (GCC makes two) */
+	if (RCU__LIKELY(s->nesting == 0))
+		rcu__slot_exit(&ssp->gp, &s->seq);
+	else
+		s->nesting--;
+}
+
+/**
+ * srcu_read_lock_held(ssp) - is the calling thread inside a section of SRCU domain ssp?
+ */
+static inline bool srcu_read_lock_held(const struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	struct rcu__reader *r = rcu__self();
+	for (int k = 0; k < RCU_SRCU_NESTING; k++)
+		if (r->srcu[k].gp == &ssp->gp && r->srcu[k].seq != 0)
+			return true;
+	return false;
 }
 
 /* >>pointers ---------------------------------------------------------------------------------- */
 
+/*
+ * The RCU-protected pointer p is an lvalue: a plain `T *`, or in C a `T *_Atomic`, or in C++ a
+ * `std::atomic<T *>`. Each macro evaluates each argument once and names its memory order. In C
+ * they reach the pointer through the same address with the _Atomic qualifier dropped
+ * (RCU__PTR_T), which GCC and Clang both accept for their __atomic builtins and which is the
+ * same object representation; in C++, through overloads (>>cxx keeps them out of extern "C").
+ */
+#if !defined(__cplusplus)
+#define RCU__PTR_T(p) __typeof__((void)0, (p))
+#if defined(__clang__)
+/* Clang's builtins refuse _Atomic objects: reach the same object without the qualifier. */
+#define RCU__PTR_ADDR(p) ((RCU__PTR_T(p) *)(void *)&(p))
+#define RCU__PTR_CADDR(p) ((RCU__PTR_T(p) const *)(const void *)&(p))
+#else
+/* GCC's builtins take plain and _Atomic objects alike (and -Wcast-qual would flag a cast). */
+#define RCU__PTR_ADDR(p) (&(p))
+#define RCU__PTR_CADDR(p) (&(p))
+#endif
+#define rcu__ptr_load(p, mo) __atomic_load_n(RCU__PTR_CADDR(p), mo)
+#define rcu__ptr_store(p, v, mo) \
+	__extension__({ \
+		RCU__PTR_T(p) rcu__v = (v); \
+		__atomic_store_n(RCU__PTR_ADDR(p), rcu__v, mo); \
+	})
+#define rcu__ptr_xchg(p, v, mo) \
+	__extension__({ \
+		RCU__PTR_T(p) rcu__v = (v); \
+		__atomic_exchange_n(RCU__PTR_ADDR(p), rcu__v, mo); \
+	})
+#define rcu__ptr_cmpxchg(p, old, v) \
+	__extension__({ \
+		RCU__PTR_T(p) rcu__expected = (old); \
+		RCU__PTR_T(p) rcu__v = (v); \
+		__atomic_compare_exchange_n(RCU__PTR_ADDR(p), &rcu__expected, rcu__v, false, \
+			__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE); \
+		rcu__expected; \
+	})
+#else
+RCU__EXTERN_C_END
+namespace rcu {
+namespace detail {
+/* Plain `T *` pointers. */
+template <class T> inline T *ptr_load(T *const *p, int mo) noexcept
+{
+	return __atomic_load_n(p, mo);
+}
+template <class T, class V> inline void ptr_store(T **p, V &&v, int mo) noexcept
+{
+	T *nv = std::forward<V>(v);
+	__atomic_store_n(p, nv, mo);
+}
+template <class T, class V> inline T *ptr_xchg(T **p, V &&v, int mo) noexcept
+{
+	T *nv = std::forward<V>(v);
+	return __atomic_exchange_n(p, nv, mo);
+}
+template <class T, class O, class V> inline T *ptr_cmpxchg(T **p, O &&old, V &&v) noexcept
+{
+	T *expected = std::forward<O>(old);
+	T *nv = std::forward<V>(v);
+	__atomic_compare_exchange_n(p, &expected, nv, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	return expected;
+}
+template <class T, class V> inline T *ptr_replace(T **p, V &&v) noexcept
+{
+	T *nv = std::forward<V>(v);
+	T *old = __atomic_load_n(p, __ATOMIC_RELAXED);
+	__atomic_store_n(p, nv, __ATOMIC_RELEASE);
+	return old;
+}
+/* std::atomic<T *> pointers (what C++23's _Atomic(T *) names). */
+inline std::memory_order order(int mo) noexcept
+{
+	return static_cast<std::memory_order>(mo);
+}
+template <class T> inline T *ptr_load(const std::atomic<T *> *p, int mo) noexcept
+{
+	return p->load(order(mo));
+}
+template <class T, class V> inline void ptr_store(std::atomic<T *> *p, V &&v, int mo) noexcept
+{
+	T *nv = std::forward<V>(v);
+	p->store(nv, order(mo));
+}
+template <class T, class V> inline T *ptr_xchg(std::atomic<T *> *p, V &&v, int mo) noexcept
+{
+	T *nv = std::forward<V>(v);
+	return p->exchange(nv, order(mo));
+}
+template <class T, class O, class V> inline T *ptr_cmpxchg(std::atomic<T *> *p, O &&old, V &&v) noexcept
+{
+	T *expected = std::forward<O>(old);
+	T *nv = std::forward<V>(v);
+	p->compare_exchange_strong(expected, nv, std::memory_order_acq_rel, std::memory_order_acquire);
+	return expected;
+}
+template <class T, class V> inline T *ptr_replace(std::atomic<T *> *p, V &&v) noexcept
+{
+	T *nv = std::forward<V>(v);
+	T *old = p->load(std::memory_order_relaxed);
+	p->store(nv, std::memory_order_release);
+	return old;
+}
+} /* namespace detail */
+} /* namespace rcu */
+RCU__EXTERN_C_BEGIN
+#define rcu__ptr_load(p, mo) ::rcu::detail::ptr_load(&(p), mo)
+#define rcu__ptr_store(p, v, mo) ::rcu::detail::ptr_store(&(p), (v), mo)
+#define rcu__ptr_xchg(p, v, mo) ::rcu::detail::ptr_xchg(&(p), (v), mo)
+#define rcu__ptr_cmpxchg(p, old, v) ::rcu::detail::ptr_cmpxchg(&(p), (old), (v))
+#endif
+
 /**
- * rcu_assign_pointer(p, v) - publish v in the RCU-protected pointer p (an lvalue `T *_Atomic`).
+ * rcu_assign_pointer(p, v) - publish v in the RCU-protected pointer p.
  *
  * A release store: every write that initialised *v is visible to a reader that loads v with
  * rcu_dereference(). Updaters serialise among themselves (a lock); readers need nothing.
  */
-#define rcu_assign_pointer(p, v) atomic_store_explicit(&(p), (v), memory_order_release)
+#define rcu_assign_pointer(p, v) rcu__ptr_store(p, v, __ATOMIC_RELEASE)
+
+/**
+ * rcu_set_pointer(pp, v) - liburcu's form of rcu_assign_pointer(*pp, v).
+ */
+#define rcu_set_pointer(pp, v) rcu_assign_pointer(*(pp), v)
 
 /**
  * rcu_dereference(p) - load an RCU-protected pointer for dereferencing.
@@ -728,77 +1264,143 @@ static inline void rcu_thread_online(void)
 	(rcu_read_ongoing() ? (void)0 \
 			    : RCU__SYM(die)("rcu_dereference()", \
 				"called outside a read-side critical section: use rcu_dereference_protected() where the update-side lock protects the pointer"), \
-	 atomic_load_explicit(&(p), memory_order_consume))
+	 rcu__ptr_load(p, __ATOMIC_CONSUME))
 #else
-#define rcu_dereference(p) atomic_load_explicit(&(p), memory_order_consume)
+#define rcu_dereference(p) rcu__ptr_load(p, __ATOMIC_CONSUME)
+#endif
+
+/**
+ * rcu_dereference_check(p, c) - the kernel's form: rcu_dereference() where c (an update-side
+ * lock held, say) may stand in for a read-side section.
+ *
+ * With RCU_DEBUG_DEREFERENCE it aborts when neither c nor a section holds; otherwise c is not
+ * evaluated.
+ */
+#if defined(RCU_DEBUG_DEREFERENCE)
+#define rcu_dereference_check(p, c) \
+	((c) || rcu_read_ongoing() ? (void)0 \
+			    : RCU__SYM(die)("rcu_dereference_check()", \
+				"called outside a read-side critical section and the condition is false"), \
+	 rcu__ptr_load(p, __ATOMIC_CONSUME))
+#else
+#define rcu_dereference_check(p, c) ((void)sizeof(c), rcu__ptr_load(p, __ATOMIC_CONSUME))
+#endif
+
+/** rcu_dereference_raw(p) - rcu_dereference() with no debug check, as the kernel's. */
+#define rcu_dereference_raw(p) rcu__ptr_load(p, __ATOMIC_CONSUME)
+
+/**
+ * srcu_dereference(p, ssp) - rcu_dereference() inside a section of SRCU domain ssp.
+ *
+ * With RCU_DEBUG_DEREFERENCE it aborts outside a section of ssp.
+ */
+#if defined(RCU_DEBUG_DEREFERENCE)
+#define srcu_dereference(p, ssp) \
+	(srcu_read_lock_held(ssp) ? (void)0 \
+			    : RCU__SYM(die)("srcu_dereference()", \
+				"called outside a read-side critical section of its SRCU domain"), \
+	 rcu__ptr_load(p, __ATOMIC_CONSUME))
+#define srcu_dereference_check(p, ssp, c) \
+	((c) || srcu_read_lock_held(ssp) ? (void)0 \
+			    : RCU__SYM(die)("srcu_dereference_check()", \
+				"called outside a read-side critical section of its SRCU domain and the condition is false"), \
+	 rcu__ptr_load(p, __ATOMIC_CONSUME))
+#else
+#define srcu_dereference(p, ssp) ((void)sizeof(ssp), rcu__ptr_load(p, __ATOMIC_CONSUME))
+/** srcu_dereference_check(p, ssp, c) - srcu_dereference() where c may stand in for the section. */
+#define srcu_dereference_check(p, ssp, c) ((void)sizeof(ssp), (void)sizeof(c), rcu__ptr_load(p, __ATOMIC_CONSUME))
 #endif
 
 /**
  * rcu_dereference_protected(p, c) - load p where the update-side lock keeps it from changing.
  *
- * c documents the lock (it is evaluated only to silence unused warnings, never checked). Relaxed.
+ * c documents the lock; it is not evaluated (it sits in sizeof) and never checked. Relaxed.
  */
-#define rcu_dereference_protected(p, c) ((void)sizeof(c), atomic_load_explicit(&(p), memory_order_relaxed))
+#define rcu_dereference_protected(p, c) ((void)sizeof(c), rcu__ptr_load(p, __ATOMIC_RELAXED))
 
 /**
  * rcu_access_pointer(p) - the value of p, for comparison or testing against NULL only.
  *
- * Needs no section; the result must not be dereferenced.
+ * Needs no section; the result must not be dereferenced. Relaxed.
  */
-#define rcu_access_pointer(p) atomic_load_explicit(&(p), memory_order_relaxed)
+#define rcu_access_pointer(p) rcu__ptr_load(p, __ATOMIC_RELAXED)
 
 /**
  * rcu_xchg_pointer(pp, v) - liburcu's form: store v in *pp, return the old value (acq_rel).
  */
-#define rcu_xchg_pointer(pp, v) atomic_exchange_explicit((pp), (v), memory_order_acq_rel)
+#define rcu_xchg_pointer(pp, v) rcu__ptr_xchg(*(pp), v, __ATOMIC_ACQ_REL)
 
 /**
  * rcu_cmpxchg_pointer(pp, old, v) - liburcu's form: if *pp == old store v; return what *pp held.
  *
  * The store is a release (and the load an acquire) on success; acquire on failure.
  */
-#define rcu_cmpxchg_pointer(pp, old, v) \
-	__extension__({ \
-		__typeof__(atomic_load_explicit((pp), memory_order_relaxed)) rcu__expected = (old); \
-		atomic_compare_exchange_strong_explicit((pp), &rcu__expected, (v), memory_order_acq_rel, \
-			memory_order_acquire); \
-		rcu__expected; \
-	})
+#define rcu_cmpxchg_pointer(pp, old, v) rcu__ptr_cmpxchg(*(pp), old, v)
 
 /**
  * rcu_replace_pointer(p, v, c) - the kernel's form: publish v in p, return the old value.
  *
- * For updaters holding the update-side lock that c names (c is not checked).
+ * For updaters holding the update-side lock that c names (c is not checked). A relaxed load and
+ * a release store (not one read-modify-write: the lock serialises updaters).
  */
+#if !defined(__cplusplus)
 #define rcu_replace_pointer(p, v, c) \
 	__extension__({ \
-		__typeof__(atomic_load_explicit(&(p), memory_order_relaxed)) rcu__old = \
-			rcu_dereference_protected(p, c); \
-		rcu_assign_pointer(p, v); \
+		__typeof__(RCU__PTR_ADDR(p)) rcu__pp = RCU__PTR_ADDR(p); \
+		RCU__PTR_T(p) rcu__new = (v); \
+		RCU__PTR_T(p) rcu__old = __atomic_load_n(rcu__pp, __ATOMIC_RELAXED); \
+		(void)sizeof(c); \
+		__atomic_store_n(rcu__pp, rcu__new, __ATOMIC_RELEASE); \
 		rcu__old; \
 	})
+#else
+#define rcu_replace_pointer(p, v, c) ((void)sizeof(c), ::rcu::detail::ptr_replace(&(p), (v)))
+#endif
+
+/**
+ * rcu_pointer_handoff(p) - the kernel's marker for a pointer handed from RCU protection to
+ * another (a lock, a reference count): the value of p, unchanged.
+ */
+#define rcu_pointer_handoff(p) (p)
 
 /**
  * RCU_INITIALIZER(v) - static initialiser for an RCU-protected pointer.
  * rcu_init_pointer(p, v) - relaxed store: only for NULL, or before readers can reach p.
+ * RCU_INIT_POINTER(p, v) - the kernel's name of rcu_init_pointer().
  */
 #define RCU_INITIALIZER(v) (v)
-#define rcu_init_pointer(p, v) atomic_store_explicit(&(p), (v), memory_order_relaxed)
+#define rcu_init_pointer(p, v) rcu__ptr_store(p, v, __ATOMIC_RELAXED)
+#define RCU_INIT_POINTER(p, v) rcu_init_pointer(p, v)
 
 /** rcu_container_of(ptr, type, member) - the object that holds *ptr as its member. */
 #define rcu_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
 /* >>grace-period ------------------------------------------------------------------------------ */
 
+/* The default domain's state is set up at load time (see rcu__constructor); this covers a
+ * slow path reached earlier, from another unit's constructor. */
+static inline void rcu__gp_ready(struct rcu__gp *gp)
+{
+	if (RCU__UNLIKELY(rcu__load(&gp->init_state, RCU__ACQUIRE) != RCU__INIT_READY))
+		RCU__SYM(init)(rcu_container_of(gp, struct rcu__state, gp));
+}
+
+/* An SRCU domain is set up by init_srcu_struct() or, for DEFINE_SRCU, by its first use. */
+static inline void rcu__srcu_ready(struct srcu_struct *ssp)
+{
+	if (RCU__UNLIKELY(rcu__load(&ssp->gp.init_state, RCU__ACQUIRE) != RCU__INIT_READY))
+		RCU__SYM(srcu_init)(ssp);
+}
+
 /**
- * rcu_register_thread() - make the calling thread a reader.
+ * rcu_register_thread() - make the calling thread a reader of the default domain.
  *
  * MEMB/MB/QSBR: before its first read-side section. QSBR: the thread is online afterwards.
  * Allocates nothing and cannot fail. BP: no-op (threads register on first use).
  * A thread that exits registered is unregistered automatically. RCU_DEBUG aborts on a second
  * registration.
  */
-static inline void rcu_register_thread(void)
+static inline void rcu_register_thread(void) RCU__NOEXCEPT
 {
 #if !defined(RCU_FLAVOUR_BP)
 	RCU__SYM(register)(RCU__STATE, rcu__self());
@@ -810,7 +1412,7 @@ static inline void rcu_register_thread(void)
  *
  * Outside any section (RCU_DEBUG aborts otherwise, in BP too). BP: no-op.
  */
-static inline void rcu_unregister_thread(void)
+static inline void rcu_unregister_thread(void) RCU__NOEXCEPT
 {
 	/* Checked in BP too, where the call is a no-op: code that passes there passes in MEMB. */
 	struct rcu__reader *r = rcu__self();
@@ -830,12 +1432,21 @@ static inline void rcu_unregister_thread(void)
  * barrier before it returns (Quick Quiz 6). Concurrent callers share grace periods: callers that
  * overlap cost at most two. Must not be called inside a read-side section: that deadlocks
  * (RCU_DEBUG aborts). QSBR: an online caller is offline during the wait (the call is a quiescent
- * state). May be called from RCU callbacks.
+ * state). May be called from RCU callbacks and inside SRCU sections (it does not wait for them).
  */
-static inline void synchronize_rcu(void)
+static inline void synchronize_rcu(void) RCU__NOEXCEPT
 {
 	RCU__CHECK(!rcu__in_section(rcu__self()), "synchronize_rcu()", RCU__RULE_IN_SECTION);
-	RCU__SYM(synchronize)(RCU__STATE);
+	RCU__SYM(synchronize)(RCU__GP);
+}
+
+/**
+ * synchronize_rcu_expedited() - the kernel's name: synchronize_rcu(), which is already as fast
+ * as this header makes a grace period (MEMB/BP force the readers' barriers with membarrier).
+ */
+static inline void synchronize_rcu_expedited(void) RCU__NOEXCEPT
+{
+	synchronize_rcu();
 }
 
 /**
@@ -844,18 +1455,28 @@ static inline void synchronize_rcu(void)
  * Hand it to poll_state_synchronize_rcu() or cond_synchronize_rcu(). Starts nothing.
  * Cookies are 64-bit and never wrap.
  */
-static inline uint64_t get_state_synchronize_rcu(void)
+static inline uint64_t get_state_synchronize_rcu(void) RCU__NOEXCEPT
 {
-	return RCU__SYM(snapshot)(RCU__STATE);
+	return RCU__SYM(snapshot)(RCU__GP);
 }
 
 /**
  * start_poll_synchronize_rcu() - as get_state_synchronize_rcu(), and make sure that grace
  * period will run even if nobody waits for it (the callback worker runs it).
  */
-static inline uint64_t start_poll_synchronize_rcu(void)
+static inline uint64_t start_poll_synchronize_rcu(void) RCU__NOEXCEPT
 {
-	return RCU__SYM(start_poll)(RCU__STATE);
+	return RCU__SYM(start_poll)(RCU__GP);
+}
+
+/* Has grace period `cookie` of gp completed? If so, with a full barrier (P1). */
+static inline bool rcu__poll_state(struct rcu__gp *gp, uint64_t cookie)
+{
+	/* P1: acquire: pairs with G4, the release of the completed number. */
+	bool passed = rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= cookie;
+	if (passed)
+		rcu__fence_full();
+	return passed;
 }
 
 /**
@@ -864,25 +1485,141 @@ static inline uint64_t start_poll_synchronize_rcu(void)
  * When true, every reader that was inside a section when the cookie was taken has left it, and
  * the caller has executed a full memory barrier. Never blocks; callable anywhere.
  */
-static inline bool poll_state_synchronize_rcu(uint64_t cookie)
+static inline bool poll_state_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
 {
-	/* P1: acquire: pairs with G4, the release of the completed number. */
-	bool passed = atomic_load_explicit(&RCU__STATE->gp_completed, memory_order_acquire) >= cookie;
-	if (passed)
-		rcu__fence_full();
-	return passed;
+	return rcu__poll_state(RCU__GP, cookie);
 }
 
 /**
  * cond_synchronize_rcu(cookie) - synchronize_rcu(), unless a grace period passed since the cookie.
  *
- * Same rules as synchronize_rcu().
+ * Same rules as synchronize_rcu(), checked whether or not it waits.
  */
-static inline void cond_synchronize_rcu(uint64_t cookie)
+static inline void cond_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
 {
 	RCU__CHECK(!rcu__in_section(rcu__self()), "cond_synchronize_rcu()", RCU__RULE_IN_SECTION);
-	if (!poll_state_synchronize_rcu(cookie))
-		RCU__SYM(cond_synchronize)(RCU__STATE, cookie);
+	if (!rcu__poll_state(RCU__GP, cookie))
+		RCU__SYM(cond_synchronize)(RCU__GP, cookie);
+}
+
+/*
+ * SRCU domains. Each struct srcu_struct is a domain with its own grace periods, which wait only
+ * for that domain's readers. The grace-period algorithm below is the default domain's, run on the
+ * domain's own state; the readers it scans are the SRCU slots of every thread in the registry
+ * (a thread's first SRCU section joins it to the registry, RCU__REG_ADOPTED, so that any thread
+ * may read without registering). Callbacks of every domain go to one "srcu-callbacks" worker,
+ * which never blocks on one domain's grace period (see >>callbacks), so a domain whose readers
+ * sleep holds up nobody else's callbacks either.
+ */
+
+#if defined(__cplusplus)
+#define RCU__SRCU_INITIALIZER(n) { #n }
+#define RCU__SRCU_DEFINE(n) struct srcu_struct n RCU__SRCU_INITIALIZER(n)
+#else
+#define RCU__SRCU_INITIALIZER(n) { .name = #n }
+#define RCU__SRCU_DEFINE(n) struct srcu_struct n = RCU__SRCU_INITIALIZER(n)
+#endif
+
+/**
+ * DEFINE_SRCU(name) - define `struct srcu_struct name`, set up on first use (no init call).
+ * DEFINE_STATIC_SRCU(name) - the same, with internal linkage.
+ *
+ * Statically initialised (in C++ too: constant initialisation, no constructor runs at load).
+ */
+#define DEFINE_SRCU(name) RCU__SRCU_DEFINE(name)
+#define DEFINE_STATIC_SRCU(name) static RCU__SRCU_DEFINE(name)
+
+static inline int rcu__init_srcu_named(struct srcu_struct *ssp, const char *name)
+{
+	memset((void *)ssp, 0, sizeof *ssp);
+	ssp->name = name;
+	RCU__SYM(srcu_init)(ssp);
+	return 0;
+}
+
+/**
+ * init_srcu_struct(ssp) - set up SRCU domain *ssp (memory the caller owns, any content).
+ *
+ * Returns 0: a domain allocates nothing (the kernel's returns an errno value when it cannot
+ * allocate; here there is nothing to fail). Not on a domain in use. The macro form names the
+ * domain after its argument in reports.
+ */
+static inline int(init_srcu_struct)(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	return rcu__init_srcu_named(ssp, "srcu_struct");
+}
+#define init_srcu_struct(ssp) rcu__init_srcu_named((ssp), #ssp)
+
+/**
+ * cleanup_srcu_struct(ssp) - retire SRCU domain *ssp; its memory may be freed afterwards.
+ *
+ * RCU_DEBUG aborts if a thread is still inside a section of the domain or callbacks are
+ * pending. Release builds first wait for pending callbacks (as srcu_barrier()) and for readers
+ * (as synchronize_srcu()); a reader that never leaves then hangs the call.
+ */
+static inline void cleanup_srcu_struct(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	RCU__SYM(srcu_cleanup)(ssp);
+}
+
+/**
+ * synchronize_srcu(ssp) - wait until every pre-existing reader of domain ssp has left its section.
+ *
+ * Waits for ssp's readers only. Full memory barriers at its start and end; concurrent callers
+ * share grace periods. Must not be called inside a section of ssp (a deadlock: RCU_DEBUG
+ * aborts); may be called inside sections of other domains and of the default domain. QSBR: an
+ * online caller is offline during the wait, as in synchronize_rcu().
+ */
+static inline void synchronize_srcu(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	RCU__CHECK(!srcu_read_lock_held(ssp), "synchronize_srcu()",
+		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
+	RCU__CHECK_QSBR_WAIT("synchronize_srcu()");
+	rcu__srcu_ready(ssp);
+	RCU__SYM(synchronize)(&ssp->gp);
+}
+
+/** synchronize_srcu_expedited(ssp) - the kernel's name: synchronize_srcu(ssp). */
+static inline void synchronize_srcu_expedited(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	synchronize_srcu(ssp);
+}
+
+/**
+ * get_state_synchronize_srcu(ssp) - a cookie for ssp's grace period that must pass from now.
+ */
+static inline uint64_t get_state_synchronize_srcu(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	rcu__srcu_ready(ssp);
+	return RCU__SYM(snapshot)(&ssp->gp);
+}
+
+/**
+ * start_poll_synchronize_srcu(ssp) - as get_state_synchronize_srcu(), and make sure that grace
+ * period runs even if nobody waits for it (the SRCU worker runs it).
+ */
+static inline uint64_t start_poll_synchronize_srcu(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	rcu__srcu_ready(ssp);
+	return RCU__SYM(start_poll)(&ssp->gp);
+}
+
+/**
+ * poll_state_synchronize_srcu(ssp, cookie) - has a full grace period of ssp passed since the cookie?
+ *
+ * Never blocks; callable anywhere, inside sections of ssp too.
+ */
+static inline bool poll_state_synchronize_srcu(struct srcu_struct *ssp, uint64_t cookie) RCU__NOEXCEPT
+{
+	return rcu__poll_state(&ssp->gp, cookie);
+}
+
+/**
+ * srcu_batches_completed(ssp) - grace periods of ssp completed so far (the kernel's counter).
+ */
+static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	return rcu__load(&ssp->gp.gp_count, RCU__RELAXED);
 }
 
 /*
@@ -898,36 +1635,37 @@ static inline void cond_synchronize_rcu(uint64_t cookie)
  * the lock, or run the next grace period for all of them together: N overlapping callers cost
  * at most two grace periods.
  *
- * The updater spins for a few scans, then arms gp_futex (-1), forces the readers' fences again
- * (G3), rescans, and sleeps; the reader that leaves last sees -1 and wakes it (R3). Where readers
- * do not fence after their clear (MB, MEMB without membarrier), the updater sleeps at most
- * RCU__LAZY_WAKE_NS before it rescans.
+ * The updater waits for the readers one at a time in one pass over the registry, looking at a
+ * reader's slot up to RCU_SPIN_SCANS times (one pause apart) in all. Then it yields the CPU once
+ * and tries again; then it arms gp_futex, forces the readers' fences again (G3), rescans, and
+ * sleeps; the reader that leaves last sees the futex armed and wakes it (R3). Where readers do
+ * not fence after their clear (MB, MEMB without membarrier, SRCU readers in QSBR), the updater
+ * sleeps at most RCU__LAZY_WAKE_NS before it rescans. A caller that finds another running the
+ * grace period it needs looks for the completion RCU__SHARE_SPIN times before it sleeps on
+ * gp_done_word, so that sharing a short grace period costs no system call.
+ *
+ * The SRCU worker may not block on one domain, so it drives a grace period in steps instead
+ * (RCU__SYM(gp_poll)): advance and scan once, arm and rescan, and come back when a reader wakes it.
  */
-#ifndef RCU_SPIN_SCANS
-#define RCU_SPIN_SCANS 100 /* scans, one pause apart, before the updater sleeps */
-#endif
-#if RCU_SPIN_SCANS < 0
-#error "rcu.h: RCU_SPIN_SCANS must be 0 or a positive number of scans"
-#endif
 #define RCU__SPIN_SCANS RCU_SPIN_SCANS
+#define RCU__SHARE_SPIN 2000       /* looks for another caller's completion before sleeping */
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX
-#include <linux/futex.h>
-static inline void rcu__word_wait(struct rcu__state *gp, _Atomic int32_t *word, int32_t expected, int64_t timeout_ns)
+static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
-	(void)gp;
+	(void)s;
 	struct timespec ts = { (time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000) };
-	syscall(SYS_futex, (int32_t *)(uintptr_t)word, FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
+	syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
 }
 
-static inline void rcu__word_wake(struct rcu__state *gp, _Atomic int32_t *word)
+static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
 {
-	(void)gp;
-	syscall(SYS_futex, (int32_t *)(uintptr_t)word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	(void)s;
+	syscall(SYS_futex, word, RCU__FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 #else
-static inline void rcu__word_wait(struct rcu__state *gp, _Atomic int32_t *word, int32_t expected, int64_t timeout_ns)
+static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
 	struct timespec ts;
 	if (timeout_ns >= 0) {
@@ -936,48 +1674,54 @@ static inline void rcu__word_wait(struct rcu__state *gp, _Atomic int32_t *word, 
 		ts.tv_sec += (time_t)(ns / 1000000000);
 		ts.tv_nsec = (long)(ns % 1000000000);
 	}
-	pthread_mutex_lock(&gp->word_lock);
+	pthread_mutex_lock(&s->word_lock);
 	/*
 	 * S1: the caller's accesses before the check of the word, as futex_wait() orders them (the
 	 * kernel's full barrier before it reads the word). Pairs with the wakers' SB halves: D2 (the
 	 * bump, then the load of gp_done_waiters) against D1 (gp_done_waiters++, then this check).
 	 * Without it a caller that failed the trylock while another ran a grace period can miss the
-	 * bump and sleep for ever (GenMC, verify/genmc share test).
+	 * bump and sleep for ever (found by GenMC, verify/genmc).
 	 */
 	rcu__fence_full();
-	if (atomic_load_explicit(word, memory_order_relaxed) == expected) {
+	if (rcu__load(word, RCU__RELAXED) == expected) {
 		if (timeout_ns >= 0)
-			pthread_cond_timedwait(&gp->word_cond, &gp->word_lock, &ts);
+			pthread_cond_timedwait(&s->word_cond, &s->word_lock, &ts);
 		else
-			pthread_cond_wait(&gp->word_cond, &gp->word_lock);
+			pthread_cond_wait(&s->word_cond, &s->word_lock);
 	}
-	pthread_mutex_unlock(&gp->word_lock);
+	pthread_mutex_unlock(&s->word_lock);
 }
 
-static inline void rcu__word_wake(struct rcu__state *gp, _Atomic int32_t *word)
+static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
 {
 	(void)word;
-	pthread_mutex_lock(&gp->word_lock);
-	pthread_cond_broadcast(&gp->word_cond);
-	pthread_mutex_unlock(&gp->word_lock);
+	pthread_mutex_lock(&s->word_lock);
+	pthread_cond_broadcast(&s->word_cond);
+	pthread_mutex_unlock(&s->word_lock);
 }
 #endif
 
+RCU__WEAK void RCU__SYM(srcu_kick)(struct rcu__state *s);
+
 /* Readers' wake: the first to see the armed futex disarms it and wakes the updater. */
-RCU__WEAK void RCU__SYM(wake_gp)(struct rcu__state *gp)
+RCU__WEAK void RCU__SYM(wake_gp)(struct rcu__gp *gp)
 {
-	if (atomic_exchange_explicit(&gp->gp_futex, 0, memory_order_relaxed) == -1)
-		rcu__word_wake(gp, &gp->gp_futex);
+	if (rcu__xchg(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED) == RCU__FUTEX_ARMED) {
+		rcu__word_wake(gp->owner, &gp->gp_futex);
+		/* The SRCU worker may be the one waiting: it polls, and sleeps on its own word. */
+		if (gp->kind == RCU__GP_SRCU && rcu__load(&gp->on_worklist, RCU__RELAXED))
+			RCU__SYM(srcu_kick)(gp->owner);
+	}
 }
 
-/* Do readers fence after their slot clear? If not, a sleeping updater must not rely on a wake. */
-static inline bool rcu__lazy_wake(struct rcu__state *gp)
+/* Do this domain's readers fence after their slot clear? If not, a sleeping updater must not
+ * rely on a wake. */
+static inline bool rcu__lazy_wake(struct rcu__gp *gp)
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	(void)gp;
-	return false;
+	return gp->kind == RCU__GP_SRCU; /* QSBR's reports fence (Q2); its SRCU readers do not */
 #elif RCU__MEMB_READER
-	return !atomic_load_explicit(&gp->use_membarrier, memory_order_relaxed);
+	return !rcu__load(&gp->use_membarrier, RCU__RELAXED);
 #else
 	(void)gp;
 	return true;
@@ -985,11 +1729,11 @@ static inline bool rcu__lazy_wake(struct rcu__state *gp)
 }
 
 /* The updater's half of the store-buffering pairs: G1 (after the advance), G3 (after arming). */
-static inline void rcu__updater_fence(struct rcu__state *gp)
+static inline void rcu__updater_fence(struct rcu__gp *gp)
 {
 	rcu__fence_full();
 #if RCU__MEMB_READER && RCU__HAVE_MEMBARRIER
-	if (atomic_load_explicit(&gp->use_membarrier, memory_order_relaxed) &&
+	if (rcu__load(&gp->use_membarrier, RCU__RELAXED) &&
 	    rcu__membarrier(RCU__MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0)
 		RCU__SYM(die)("synchronize_rcu()", "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after it was registered");
 #else
@@ -997,153 +1741,220 @@ static inline void rcu__updater_fence(struct rcu__state *gp)
 #endif
 }
 
-RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__state *gp);
-RCU__WEAK void RCU__SYM(help)(struct rcu__state *gp, struct rcu__reader *r);
+RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__gp *gp);
+RCU__WEAK void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r);
 RCU__WEAK void RCU__SYM(prepare_fork)(void);
 RCU__WEAK void RCU__SYM(parent_fork)(void);
 RCU__WEAK void RCU__SYM(child_fork)(void);
 RCU__WEAK void RCU__SYM(thread_exit)(void *arg);
+RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s);
 
-/* One-time set-up: the thread-exit key, membarrier registration, the fork handlers. */
-RCU__WEAK void RCU__SYM(init)(struct rcu__state *gp)
+/* Set up a domain's grace-period state (the default domain's, or an SRCU domain's). */
+RCU__WEAK void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, int kind, const char *name)
 {
-	if (RCU__LIKELY(atomic_load_explicit(&gp->init_state, memory_order_acquire) == 2))
-		return;
-	/*
-	 * The fork handlers first, before any lock of ours is taken: a fork() while a lock is held
-	 * and no handler exists would leave the child with a lock that nobody releases.
-	 */
-	int32_t none = 0;
-	if (atomic_compare_exchange_strong_explicit(&gp->atfork_state, &none, 1, memory_order_acq_rel,
-						    memory_order_acquire)) {
-		pthread_atfork(RCU__SYM(prepare_fork), RCU__SYM(parent_fork), RCU__SYM(child_fork));
-		atomic_store_explicit(&gp->atfork_state, 2, memory_order_release);
-	}
-	while (atomic_load_explicit(&gp->atfork_state, memory_order_acquire) != 2)
-		sched_yield();
-	pthread_mutex_lock(&gp->registry_lock);
-	if (atomic_load_explicit(&gp->init_state, memory_order_relaxed) != 2) {
-		if (pthread_key_create(&gp->exit_key, RCU__SYM(thread_exit)) != 0)
-			RCU__SYM(die)("rcu_register_thread()", "pthread_key_create() failed: no thread-specific key is left for thread-exit unregistration");
-#if RCU__MEMB_READER && RCU__HAVE_MEMBARRIER
-		if (rcu__membarrier(RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
-			atomic_store_explicit(&gp->use_membarrier, 1, memory_order_relaxed);
-#endif
-		/* I1: release: whoever sees 2 sees use_membarrier and exit_key. */
-		atomic_store_explicit(&gp->init_state, 2, memory_order_release);
-	}
-	pthread_mutex_unlock(&gp->registry_lock);
+	gp->kind = kind;
+	gp->owner = owner;
+	gp->name = name;
+	rcu__store(&gp->gp_seq, 1, RCU__RELAXED);
+	rcu__store(&gp->gp_completed, 1, RCU__RELAXED);
+	rcu__store(&gp->gp_requested, 1, RCU__RELAXED);
+	rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
+	rcu__store(&gp->use_membarrier, kind == RCU__GP_SRCU ? rcu__load(&owner->gp.use_membarrier, RCU__RELAXED) : 0,
+		   RCU__RELAXED);
+	rcu__store(&gp->cbq.stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
+	rcu__store(&gp->cbq.tail, &gp->cbq.stub, RCU__RELAXED);
+	pthread_mutex_init(&gp->gp_lock, NULL);
+	pthread_mutex_init(&gp->cb_consumer, NULL);
 }
 
 /*
- * Set up at load time, while the program has one thread, so that the fork handlers exist before
- * any thread can hold one of our locks (a fork during a first registration would otherwise leave
- * the child a lock nobody releases). Costs one key and one membarrier registration per process.
- * RCU_NO_CONSTRUCTOR, for model checking only (verify/genmc), leaves it to the first call that
- * needs it: GenMC runs constructors before it has initialised the globals they read.
+ * One-time set-up of the process state: its locks, the default domain, the fork handlers, the
+ * thread-exit key, membarrier registration. The first caller runs it; others wait for it.
+ */
+RCU__WEAK void RCU__SYM(init)(struct rcu__state *s)
+{
+	if (RCU__LIKELY(rcu__load(&s->init_state, RCU__ACQUIRE) == RCU__INIT_READY))
+		return;
+	int32_t none = RCU__INIT_NONE;
+	if (!rcu__cas(&s->init_state, &none, RCU__INIT_RUNNING, RCU__ACQ_REL, RCU__ACQUIRE)) {
+		while (rcu__load(&s->init_state, RCU__ACQUIRE) != RCU__INIT_READY)
+			sched_yield();
+		return;
+	}
+	pthread_mutex_init(&s->registry_lock, NULL);
+	pthread_mutex_init(&s->word_lock, NULL);
+	pthread_cond_init(&s->word_cond, NULL);
+	pthread_mutex_init(&s->domains_lock, NULL);
+	RCU__SYM(gp_setup)(&s->gp, s, RCU__GP_DEFAULT, "rcu");
+	/*
+	 * The fork handlers before any lock of ours can be held: every user of a lock passes
+	 * through here first, and a fork() while a lock is held with no handler installed would
+	 * leave the child a lock that nobody releases.
+	 */
+	pthread_atfork(RCU__SYM(prepare_fork), RCU__SYM(parent_fork), RCU__SYM(child_fork));
+	rcu__store(&s->atfork_state, RCU__INIT_READY, RCU__RELAXED);
+	if (pthread_key_create(&s->exit_key, RCU__SYM(thread_exit)) != 0)
+		RCU__SYM(die)("rcu_register_thread()", "pthread_key_create() failed: no thread-specific key is left for thread-exit unregistration");
+#if RCU__MEMB_READER && RCU__HAVE_MEMBARRIER
+	if (rcu__membarrier(RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
+		rcu__store(&s->gp.use_membarrier, 1, RCU__RELAXED);
+#endif
+	RCU__SYM(find_copies)(s);
+	rcu__store(&s->gp.init_state, RCU__INIT_READY, RCU__RELEASE);
+	/* I1: release: whoever sees READY sees the locks, use_membarrier and exit_key. */
+	rcu__store(&s->init_state, RCU__INIT_READY, RCU__RELEASE);
+}
+
+/*
+ * Set up at load time, while the program (or the dlopen() that loads us) has one thread in our
+ * code, so that the fork handlers exist before any thread can hold one of our locks. First the
+ * unit's per-program settings are checked against the units loaded before it. Costs one key and
+ * one membarrier registration per process.
  */
 #if !defined(RCU_NO_CONSTRUCTOR)
 __attribute__((constructor)) static void rcu__constructor(void)
 {
+	RCU__SYM(check_config)(RCU__STATE, &rcu__unit_config);
 	RCU__SYM(init)(RCU__STATE);
 }
 #endif
 
 /* Link r into the registry, outside any section (QSBR: offline). */
-static inline void rcu__link_reader(struct rcu__state *gp, struct rcu__reader *r, unsigned char how)
+static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r, int how)
 {
-	RCU__SYM(init)(gp);
+	RCU__SYM(init)(s);
 	r->tid = rcu__gettid();
-	atomic_store_explicit(&r->seq, 0, memory_order_relaxed);
-	pthread_mutex_lock(&gp->registry_lock);
+	r->owner = s;
+	rcu__store(&r->seq, 0, RCU__RELAXED);
+	pthread_mutex_lock(&s->registry_lock);
 	r->prev = NULL;
-	r->next = gp->readers;
-	if (gp->readers)
-		gp->readers->prev = r;
-	gp->readers = r;
-	r->registered = how;
-	pthread_mutex_unlock(&gp->registry_lock);
-	pthread_setspecific(gp->exit_key, r);
+	r->next = s->readers;
+	if (s->readers)
+		s->readers->prev = r;
+	s->readers = r;
+	rcu__store(&r->registered, (uint8_t)how, RCU__RELAXED);
+	pthread_mutex_unlock(&s->registry_lock);
+	pthread_setspecific(s->exit_key, r);
 }
 
 /*
- * A thread that queues callbacks without being registered joins the registry, outside any
- * section, so that a fork child can mend a link it left unfinished (see >>callbacks). It holds up
- * no grace period. rcu_register_thread() later makes it a reader proper.
+ * A thread that queues callbacks or reads an SRCU domain without being registered joins the
+ * registry, outside any section: grace periods of SRCU domains scan its slots there, and a fork
+ * child can mend a call_rcu() link it left unfinished (see >>callbacks). It holds up no
+ * default-domain grace period. rcu_register_thread() later makes it a reader proper.
  */
-RCU__WEAK void RCU__SYM(adopt)(struct rcu__state *gp, struct rcu__reader *r)
+RCU__WEAK void RCU__SYM(adopt)(struct rcu__state *s, struct rcu__reader *r)
 {
-	if (!r->registered)
-		rcu__link_reader(gp, r, 2);
+	if (r->registered == RCU__REG_NONE)
+		rcu__link_reader(s, r, RCU__REG_ADOPTED);
 }
 
-RCU__WEAK void RCU__SYM(register)(struct rcu__state *gp, struct rcu__reader *r)
+RCU__WEAK void RCU__SYM(register)(struct rcu__state *s, struct rcu__reader *r)
 {
-	RCU__CHECK(r->registered != 1, "rcu_register_thread()", "the thread is already registered");
-	if (r->registered == 1)
+	RCU__CHECK(r->registered != RCU__REG_THREAD, "rcu_register_thread()", "the thread is already registered");
+	if (r->registered == RCU__REG_THREAD)
 		return;
-	if (r->registered == 2)
-		r->registered = 1; /* adopted by call_rcu(): already linked */
+	if (r->registered == RCU__REG_ADOPTED)
+		rcu__store(&r->registered, (uint8_t)RCU__REG_THREAD, RCU__RELAXED); /* already linked */
 	else
-		rcu__link_reader(gp, r, 1);
+		rcu__link_reader(s, r, RCU__REG_THREAD);
 #if defined(RCU_FLAVOUR_QSBR)
-	RCU__SYM(qsbr_report)(gp, r, UINT64_MAX); /* online */
+	RCU__SYM(qsbr_report)(&s->gp, r, UINT64_MAX); /* online */
 #endif
 }
 
-RCU__WEAK void RCU__SYM(unregister)(struct rcu__state *gp, struct rcu__reader *r)
+/* Does the thread hold a section of any SRCU domain? */
+static inline bool rcu__in_srcu_section(const struct rcu__reader *r)
 {
-	RCU__CHECK(r->registered, "rcu_unregister_thread()", "the thread is not registered");
-	if (!r->registered)
-		return;
+	for (int k = 0; k < RCU_SRCU_NESTING; k++)
+		if (r->srcu[k].seq != 0)
+			return true;
+	return false;
+}
+
+/* Leave the registry (or, with SRCU sections open, stay as an adopted thread). */
+static inline void rcu__unlink_reader(struct rcu__state *s, struct rcu__reader *r)
+{
 	/* A thread that exits inside a section (release builds) drops its section here. */
-	atomic_store_explicit(&r->seq, 0, memory_order_release);
+	rcu__store(&r->seq, 0, RCU__RELEASE);
 	r->nesting = 0;
-	pthread_mutex_lock(&gp->registry_lock);
+	pthread_mutex_lock(&s->registry_lock);
+	if (rcu__in_srcu_section(r)) {
+		rcu__store(&r->registered, (uint8_t)RCU__REG_ADOPTED, RCU__RELAXED);
+		pthread_mutex_unlock(&s->registry_lock);
+		RCU__SYM(wake_gp)(&s->gp);
+		return;
+	}
 	if (r->prev)
 		r->prev->next = r->next;
 	else
-		gp->readers = r->next;
+		s->readers = r->next;
 	if (r->next)
 		r->next->prev = r->prev;
 	r->next = r->prev = NULL;
-	r->registered = 0;
-	pthread_mutex_unlock(&gp->registry_lock);
-	pthread_setspecific(gp->exit_key, NULL);
+	/* Untag the SRCU slots, so that the next SRCU section takes the slow path and re-joins. */
+	for (int k = 0; k < RCU_SRCU_NESTING; k++)
+		rcu__store(&r->srcu[k].gp, (struct rcu__gp *)NULL, RCU__RELAXED);
+	rcu__store(&r->registered, (uint8_t)RCU__REG_NONE, RCU__RELAXED);
+	pthread_mutex_unlock(&s->registry_lock);
+	pthread_setspecific(s->exit_key, NULL);
 	/* An updater may sleep on this slot; its scans happened under the lock we just took. */
-	RCU__SYM(wake_gp)(gp);
+	RCU__SYM(wake_gp)(&s->gp);
 }
 
-/* Thread-exit destructor of exit_key: unregister a thread that ends registered. */
+RCU__WEAK void RCU__SYM(unregister)(struct rcu__state *s, struct rcu__reader *r)
+{
+	RCU__CHECK(r->registered == RCU__REG_THREAD, "rcu_unregister_thread()", "the thread is not registered");
+	if (r->registered != RCU__REG_THREAD)
+		return;
+	rcu__unlink_reader(s, r);
+}
+
+/* Thread-exit destructor of exit_key: unregister a thread that ends registered or adopted. */
 RCU__WEAK void RCU__SYM(thread_exit)(void *arg)
 {
-	struct rcu__reader *r = arg;
+	struct rcu__reader *r = (struct rcu__reader *)arg;
+	struct rcu__state *s = r->owner;
 #if defined(RCU_FLAVOUR_QSBR)
 	RCU__CHECK(!rcu__in_section(r), "thread exit", "the thread ends inside rcu_read_lock(): every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
 #else
 	RCU__CHECK(!rcu__in_section(r), "thread exit", "the thread ends inside a read-side critical section: every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
 #endif
-	RCU__SYM(unregister)(RCU__STATE, r);
+	RCU__CHECK(!rcu__in_srcu_section(r), "thread exit", "the thread ends inside srcu_read_lock(): every srcu_read_lock() needs its srcu_read_unlock() before the thread returns");
+	/* Release builds: drop SRCU sections left open, as the default domain's below. */
+	for (int k = 0; k < RCU_SRCU_NESTING; k++) {
+		struct rcu__srcu_slot *sl = &r->srcu[k];
+		if (sl->seq != 0) {
+			sl->nesting = 0;
+			rcu__slot_exit(sl->gp, &sl->seq);
+		}
+	}
+	if (r->registered != RCU__REG_NONE)
+		rcu__unlink_reader(s, r);
 }
 
 /* QSBR slot updates: seq 0 goes offline, UINT64_MAX comes online, else reports a quiescent state. */
-RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *r, uint64_t seq)
+RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t seq)
 {
 	if (seq == UINT64_MAX) {
-		seq = atomic_load_explicit(&gp->gp_seq, memory_order_acquire); /* Q0 */
+		seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE); /* Q0 */
 		/* Release, as Q1: on an already online thread this store is a quiescent state. */
-		atomic_store_explicit(&r->seq, seq, memory_order_release);
-		/* Q3: our slot store before the loads that follow; pairs with G1. */
+		rcu__store(&r->seq, seq, RCU__RELEASE);
+		/* Q3: our slot store before the loads that follow; pairs with G1 (and, for the futex
+		 * check below, with G3 as Q2 does). */
 		rcu__fence_full();
+		/* An online thread's new number is a quiescent state that an updater may sleep on. */
+		if (rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED)
+			RCU__SYM(wake_gp)(gp);
 		return;
 	}
-	if (seq != 0 && atomic_load_explicit(&r->seq, memory_order_relaxed) == 0)
+	if (seq != 0 && rcu__load(&r->seq, RCU__RELAXED) == 0)
 		return; /* offline: no quiescent state to report */
 	/* Q1: release: the thread's accesses before the quiescent state; pairs with G2. */
-	atomic_store_explicit(&r->seq, seq, memory_order_release);
+	rcu__store(&r->seq, seq, RCU__RELEASE);
 	/* Q2: the slot store before the futex check; pairs with G3. */
 	rcu__fence_full();
-	if (atomic_load_explicit(&gp->gp_futex, memory_order_relaxed) == -1)
+	if (rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED)
 		RCU__SYM(wake_gp)(gp);
 #if defined(RCU_FLAVOUR_QSBR)
 	/* An online QSBR thread never helps inside call_rcu(); it helps here, where it is quiescent. */
@@ -1152,79 +1963,122 @@ RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__state *gp, struct rcu__reader *
 #endif
 }
 
-/* QSBR: an online thread that waits for a grace period must be offline meanwhile. */
-static inline bool rcu__qsbr_leave(struct rcu__state *gp, struct rcu__reader *r)
+/*
+ * QSBR: an online thread that waits for a grace period (of any domain) is offline meanwhile.
+ * "Online" is any thread in the registry with its slot set: registered threads, and adopted
+ * ones while they run callbacks (which may read) or after rcu_thread_online().
+ */
+static inline bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	if (r->registered && atomic_load_explicit(&r->seq, memory_order_relaxed) != 0) {
-		RCU__SYM(qsbr_report)(gp, r, 0);
+	if (r->registered != RCU__REG_NONE && rcu__load(&r->seq, RCU__RELAXED) != 0) {
+		RCU__SYM(qsbr_report)(&s->gp, r, 0);
 		return true;
 	}
 #else
-	(void)gp;
+	(void)s;
 	(void)r;
 #endif
 	return false;
 }
 
-static inline void rcu__qsbr_return(struct rcu__state *gp, struct rcu__reader *r, bool was_online)
+static inline void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, bool was_online)
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	if (was_online && r->registered)
-		RCU__SYM(qsbr_report)(gp, r, UINT64_MAX);
+	if (was_online && r->registered != RCU__REG_NONE)
+		RCU__SYM(qsbr_report)(&s->gp, r, UINT64_MAX);
 #else
-	(void)gp;
+	(void)s;
 	(void)r;
 	(void)was_online;
 #endif
 }
 
-RCU__COLD void RCU__SYM(report_stall)(struct rcu__state *gp, uint64_t target, uint64_t waited_ns);
+RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns);
 
-/* Is every registered reader outside the sections that grace period `target` waits for? */
-static inline bool rcu__readers_done(struct rcu__state *gp, uint64_t target)
+/* Does reader r hold a section of gp that grace period `target` waits for? Registry lock held. */
+static inline bool rcu__reader_holds(struct rcu__gp *gp, struct rcu__reader *r, uint64_t target)
 {
-	bool done = true;
-	pthread_mutex_lock(&gp->registry_lock);
-	for (struct rcu__reader *r = gp->readers; r; r = r->next) {
+	if (gp->kind == RCU__GP_DEFAULT) {
 		/* G2: acquire: pairs with R2/Q1, the readers' release of their slots. */
-		uint64_t seq = atomic_load_explicit(&r->seq, memory_order_acquire);
-		if (seq != 0 && seq < target) {
-			done = false;
-			break;
-		}
+		uint64_t seq = rcu__load(&r->seq, RCU__ACQUIRE);
+		return seq != 0 && seq < target;
 	}
-	pthread_mutex_unlock(&gp->registry_lock);
+	for (int k = 0; k < RCU_SRCU_NESTING; k++) {
+		/* G2, for SRCU slots: acquire, then the tag (see docs/ordering.md, slot reuse). */
+		uint64_t seq = rcu__load(&r->srcu[k].seq, RCU__ACQUIRE);
+		if (seq != 0 && seq < target && rcu__load(&r->srcu[k].gp, RCU__RELAXED) == gp)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Wait, spinning, until every reader of gp is outside the sections that grace period `target`
+ * waits for: one pass over the registry under its lock, waiting for each reader in turn. A reader
+ * seen outside once needs no second look (a section it begins later is not one the grace period
+ * waits for), so the pass never goes back. Returns false, with the lock released, when a reader
+ * still holds a section after *budget more looks at it (0: one look each, no spinning).
+ */
+static inline bool rcu__readers_wait(struct rcu__gp *gp, uint64_t target, unsigned *budget)
+{
+	struct rcu__state *s = gp->owner;
+	bool done = true;
+	pthread_mutex_lock(&s->registry_lock);
+	for (struct rcu__reader *r = s->readers; r && done; r = r->next)
+		while (rcu__reader_holds(gp, r, target)) {
+			if (*budget == 0) {
+				done = false;
+				break;
+			}
+			(*budget)--;
+			rcu__cpu_relax();
+		}
+	pthread_mutex_unlock(&s->registry_lock);
 	return done;
 }
 
-/* Is any thread registered besides `self`? */
-static inline bool rcu__other_readers(struct rcu__state *gp, struct rcu__reader *self)
+/* Is every reader of gp outside the sections that grace period `target` waits for? One look each. */
+static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
 {
-	pthread_mutex_lock(&gp->registry_lock);
-	bool others = gp->readers && (gp->readers != self || self->next);
-	pthread_mutex_unlock(&gp->registry_lock);
+	unsigned none = 0;
+	return rcu__readers_wait(gp, target, &none);
+}
+
+/* Is any thread in the registry besides `self`? */
+static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *self)
+{
+	pthread_mutex_lock(&s->registry_lock);
+	bool others = s->readers && (s->readers != self || self->next);
+	pthread_mutex_unlock(&s->registry_lock);
 	return others;
 }
 
-RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target)
+RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
 {
 	uint64_t start = RCU_STALL_TIMEOUT_MS > 0 ? rcu__now_ns() : 0;
-	bool reported = false;
+	bool reported = false, yielded = false;
 	(void)start;
 	(void)reported;
-	for (unsigned scan = 0;; scan++) {
-		if (rcu__readers_done(gp, target))
+	for (;;) {
+		unsigned budget = RCU__SPIN_SCANS;
+		if (rcu__readers_wait(gp, target, &budget))
 			return;
-		if (scan < RCU__SPIN_SCANS) {
-			rcu__cpu_relax();
+		/*
+		 * Before sleeping, give the CPU away once: on a machine with more runnable threads than
+		 * CPUs, the reader we wait for may be waiting for ours, and a yield is cheaper than
+		 * arming the futex and being woken.
+		 */
+		if (!yielded && RCU__SPIN_SCANS > 0) {
+			yielded = true;
+			sched_yield();
 			continue;
 		}
-		atomic_store_explicit(&gp->gp_futex, -1, memory_order_relaxed);
+		rcu__store(&gp->gp_futex, RCU__FUTEX_ARMED, RCU__RELAXED);
 		/* G3: arming before the rescan; pairs with R3/Q2 (a reader's clear before its check). */
 		rcu__updater_fence(gp);
 		if (rcu__readers_done(gp, target)) {
-			atomic_store_explicit(&gp->gp_futex, 0, memory_order_relaxed);
+			rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
 			return;
 		}
 		int64_t timeout = rcu__lazy_wake(gp) ? RCU__LAZY_WAKE_NS : -1;
@@ -1237,8 +2091,47 @@ RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target)
 		if (!reported && (timeout < 0 || (uint64_t)timeout > limit - waited))
 			timeout = (int64_t)(limit - waited);
 #endif
-		rcu__word_wait(gp, &gp->gp_futex, -1, timeout);
+		rcu__word_wait(gp->owner, &gp->gp_futex, RCU__FUTEX_ARMED, timeout);
 	}
+}
+
+/* The end of a grace period: publish it, and wake those who wait for it. Caller holds gp_lock. */
+static inline void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
+{
+	/* Only gp_lock's holder writes the count: a plain increment, read atomically by statistics. */
+	rcu__store(&gp->gp_count, rcu__load(&gp->gp_count, RCU__RELAXED) + 1, RCU__RELAXED);
+	/*
+	 * G4: release: the readers' sections (seen through G2) before the completion. Also
+	 * seq_cst, for the store-buffering pair with a waiter (D1: waiters++, then the check).
+	 */
+	rcu__store(&gp->gp_completed, cur, RCU__SEQ_CST);
+}
+
+static inline void rcu__gp_completed_wake(struct rcu__gp *gp)
+{
+	/* D2: the bump after the completion and the unlock; waiters re-check and may take the lock. */
+	rcu__fetch_add(&gp->gp_done_word, 1, RCU__SEQ_CST);
+	if (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST))
+		rcu__word_wake(gp->owner, &gp->gp_done_word);
+	/* An SRCU domain's worker may be polling this grace period: let it see the completion. */
+	if (gp->kind == RCU__GP_SRCU && rcu__load(&gp->on_worklist, RCU__SEQ_CST))
+		RCU__SYM(srcu_kick)(gp->owner);
+}
+
+/* Advance gp_seq to `target` if nobody has (gp_lock held); returns the grace period to wait for. */
+static inline uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
+{
+	uint64_t cur = rcu__load(&gp->gp_seq, RCU__RELAXED);
+	/*
+	 * G0: the advance, a read-modify-write: it reads from the snapshots' RMWs, so their
+	 * callers' earlier accesses happen before any reader that sees the new number (R0).
+	 * cur >= target without an advance: a poll step advanced it already, or a forked child's
+	 * parent was mid-period.
+	 */
+	if (cur < target)
+		cur = rcu__fetch_add(&gp->gp_seq, 1, RCU__ACQ_REL) + 1;
+	RCU__DELAY();
+	return cur;
 }
 
 /*
@@ -1247,97 +2140,221 @@ RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__state *gp, uint64_t target)
  * its target may complete while it waits): it sleeps on gp_done_word and returns as soon as its
  * target has completed, or takes the lock when it is free.
  */
-RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__state *gp, uint64_t target)
+RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
 {
 	for (;;) {
 		/* D1: read the word before the check; pairs with D2 (completion, then the bump). */
-		int32_t word = atomic_load_explicit(&gp->gp_done_word, memory_order_seq_cst);
-		if (atomic_load_explicit(&gp->gp_completed, memory_order_acquire) >= target)
+		int32_t word = rcu__load(&gp->gp_done_word, RCU__SEQ_CST);
+		if (rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= target)
 			return;
 		if (pthread_mutex_trylock(&gp->gp_lock) == 0)
 			break;
-		atomic_fetch_add_explicit(&gp->gp_done_waiters, 1, memory_order_seq_cst);
-		if (atomic_load_explicit(&gp->gp_completed, memory_order_seq_cst) < target)
-			rcu__word_wait(gp, &gp->gp_done_word, word, -1);
-		atomic_fetch_sub_explicit(&gp->gp_done_waiters, 1, memory_order_relaxed);
+		/*
+		 * Another caller runs a grace period. It usually ends within microseconds: look for
+		 * its completion for a while (RCU__SHARE_SPIN looks, one pause apart) before sleeping,
+		 * so that sharing a short grace period costs no futex wake and no context switch.
+		 */
+		bool changed = false;
+		for (unsigned i = 0; i < RCU__SHARE_SPIN && !changed; i++) {
+			rcu__cpu_relax();
+			changed = rcu__load(&gp->gp_done_word, RCU__RELAXED) != word;
+		}
+		if (changed)
+			continue;
+		rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
+		if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
+			rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
+		rcu__fetch_sub(&gp->gp_done_waiters, 1, RCU__RELAXED);
 	}
-	if (atomic_load_explicit(&gp->gp_completed, memory_order_relaxed) < target) {
-		uint64_t cur = atomic_load_explicit(&gp->gp_seq, memory_order_relaxed);
+	if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target) {
+		uint64_t cur = rcu__gp_advance(gp, target);
 		/*
-		 * G0: the advance, a read-modify-write: it reads from the snapshots' RMWs, so their
-		 * callers' earlier accesses happen before any reader that sees the new number (R0).
-		 * cur >= target without an advance only in a forked child whose parent was mid-period.
+		 * With no thread in the registry but the caller, there is nothing to wait for and no
+		 * fence to force: a thread that joins later takes registry_lock after us, so it sees
+		 * the advance and everything before it.
 		 */
-		if (cur < target)
-			cur = atomic_fetch_add_explicit(&gp->gp_seq, 1, memory_order_acq_rel) + 1;
-		RCU__DELAY();
-		/*
-		 * With no reader registered but the caller, there is nothing to wait for and no fence to
-		 * force: a thread that registers later takes registry_lock after us, so it sees the
-		 * advance and everything before it.
-		 */
-		if (rcu__other_readers(gp, rcu__self())) {
+		if (rcu__other_readers(gp->owner, rcu__self())) {
 			/* G1: the advance before the scan; pairs with R1/Q3 (a reader's slot store before its loads). */
 			rcu__updater_fence(gp);
 			RCU__SYM(wait_readers)(gp, cur);
 		}
-		atomic_fetch_add_explicit(&gp->gp_count, 1, memory_order_relaxed);
-		/*
-		 * G4: release: the readers' sections (seen through G2) before the completion. Also
-		 * seq_cst, for the store-buffering pair with a waiter (D1: waiters++, then the check).
-		 */
-		atomic_store_explicit(&gp->gp_completed, cur, memory_order_seq_cst);
+		rcu__gp_complete(gp, cur);
 	}
 	pthread_mutex_unlock(&gp->gp_lock);
-	/* D2: the bump after the completion and the unlock; waiters re-check and may take the lock. */
-	atomic_fetch_add_explicit(&gp->gp_done_word, 1, memory_order_seq_cst);
-	if (atomic_load_explicit(&gp->gp_done_waiters, memory_order_seq_cst))
-		rcu__word_wake(gp, &gp->gp_done_word);
+	rcu__gp_completed_wake(gp);
 }
 
-RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__state *gp)
+/*
+ * One non-blocking step towards grace period `target`, for the SRCU worker: true once it has
+ * completed. It advances and scans (G0, G1, G2); if readers remain it arms the futex and
+ * rescans (G3), so that the last of them wakes the worker (RCU__SYM(wake_gp)). A grace period
+ * that another caller holds gp_lock for is left to that caller, whose completion kicks the worker.
+ */
+RCU__WEAK bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 {
+	if (rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= target)
+		return true;
+	if (pthread_mutex_trylock(&gp->gp_lock) != 0)
+		return false;
+	bool done = rcu__load(&gp->gp_completed, RCU__RELAXED) >= target;
+	if (!done) {
+		uint64_t cur = rcu__gp_advance(gp, target);
+		rcu__updater_fence(gp); /* G1 */
+		done = rcu__readers_done(gp, cur);
+		if (!done) {
+			rcu__store(&gp->gp_futex, RCU__FUTEX_ARMED, RCU__RELAXED);
+			rcu__updater_fence(gp); /* G3 */
+			done = rcu__readers_done(gp, cur);
+			if (done)
+				rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
+		}
+#if RCU_STALL_TIMEOUT_MS > 0
+		/* A stall of a grace period driven in steps is reported as wait_readers() reports one. */
+		if (!done) {
+			uint64_t now = rcu__now_ns();
+			if (gp->poll_target != cur) {
+				gp->poll_target = cur;
+				gp->poll_start_ns = now;
+				gp->poll_reported = 0;
+			} else if (!gp->poll_reported && now - gp->poll_start_ns >= (uint64_t)RCU_STALL_TIMEOUT_MS * 1000000u) {
+				RCU__SYM(report_stall)(gp, cur, now - gp->poll_start_ns);
+				gp->poll_reported = 1;
+			}
+		}
+#endif
+		if (done)
+			rcu__gp_complete(gp, cur);
+	}
+	pthread_mutex_unlock(&gp->gp_lock);
+	if (done)
+		rcu__gp_completed_wake(gp);
+	return done;
+}
+
+RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
+{
+	rcu__gp_ready(gp);
 	/*
 	 * G5: a release RMW, so the advance that reads from it (G0) makes the caller's earlier
 	 * accesses (its removal) happen before the scan's fence (G1), whichever caller runs that
 	 * grace period. No fence of its own: G1 is the updater's half of R1/G1, and the caller's full
-	 * barrier is G6 at the end (docs/ordering.md: "G5 and G1").
+	 * barrier is G6 at the end (GenMC finds no test that needs one here: docs/ordering.md).
 	 */
-	return atomic_fetch_add_explicit(&gp->gp_seq, 0, memory_order_acq_rel) + 1;
+	return rcu__fetch_add(&gp->gp_seq, 0, RCU__ACQ_REL) + 1;
 }
 
-RCU__WEAK void RCU__SYM(cond_synchronize)(struct rcu__state *gp, uint64_t cookie)
+RCU__WEAK void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie)
 {
 	struct rcu__reader *r = rcu__self();
-	RCU__SYM(init)(gp);
-	bool was_online = rcu__qsbr_leave(gp, r);
+	rcu__gp_ready(gp);
+	bool was_online = rcu__qsbr_leave(gp->owner, r);
 	RCU__SYM(gp_wait_for)(gp, cookie);
 	/* G6: the barrier at the end: accesses after the return stay after the grace period. */
 	rcu__fence_full();
-	rcu__qsbr_return(gp, r, was_online);
+	rcu__qsbr_return(gp->owner, r, was_online);
 }
 
-RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
+RCU__WEAK void RCU__SYM(synchronize)(struct rcu__gp *gp)
 {
 	RCU__SYM(cond_synchronize)(gp, RCU__SYM(snapshot)(gp));
+}
+
+/* SRCU domains: set-up on first use (race-safe), the readers' slow path, retirement. */
+RCU__WEAK void RCU__SYM(srcu_init)(struct srcu_struct *ssp)
+{
+	struct rcu__gp *gp = &ssp->gp;
+	struct rcu__state *s = RCU__STATE;
+	int32_t none = RCU__INIT_NONE;
+	if (!rcu__cas(&gp->init_state, &none, RCU__INIT_RUNNING, RCU__ACQ_REL, RCU__ACQUIRE)) {
+		while (rcu__load(&gp->init_state, RCU__ACQUIRE) != RCU__INIT_READY)
+			sched_yield();
+		return;
+	}
+	RCU__SYM(init)(s);
+	RCU__SYM(gp_setup)(gp, s, RCU__GP_SRCU, ssp->name ? ssp->name : "srcu_struct");
+	pthread_mutex_lock(&s->domains_lock);
+	gp->live_prev = NULL;
+	gp->live_next = s->domains;
+	if (s->domains)
+		s->domains->live_prev = gp;
+	s->domains = gp;
+	pthread_mutex_unlock(&s->domains_lock);
+	rcu__store(&gp->init_state, RCU__INIT_READY, RCU__RELEASE);
+}
+
+/* The first section of domain gp in this thread, or the first since its slot served another. */
+RCU__WEAK int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r, const char *file, int line)
+{
+	struct srcu_struct *ssp = rcu_container_of(gp, struct srcu_struct, gp);
+	rcu__srcu_ready(ssp);
+	if (r->registered == RCU__REG_NONE)
+		RCU__SYM(adopt)(gp->owner, r);
+	for (int k = 0; k < RCU_SRCU_NESTING; k++) {
+		struct rcu__srcu_slot *sl = &r->srcu[k];
+		if (sl->seq != 0)
+			continue;
+		sl->nesting = 0;
+		rcu__store(&sl->gp, gp, RCU__RELAXED);
+		/*
+		 * S2: the tag before the slot's seq store in rcu__slot_enter(); pairs with G2's acquire
+		 * load of seq in rcu__reader_holds(). An updater of the slot's previous domain that
+		 * reads the new seq then reads the new tag, and does not wait for a section of ours.
+		 */
+		rcu__fence_release();
+#if defined(RCU_DEBUG)
+		sl->section_file = file;
+		sl->section_line = line;
+		sl->section_start_ns = rcu__now_ns();
+#else
+		(void)file;
+		(void)line;
+#endif
+		rcu__slot_enter(gp, &sl->seq);
+		return k;
+	}
+	RCU__SYM(die)("srcu_read_lock()", "the thread is already inside sections of RCU_SRCU_NESTING other SRCU domains: define RCU_SRCU_NESTING higher (the same in every translation unit)");
+	return 0;
+}
+
+/* Is any thread inside a section of gp? (cleanup's check) */
+static inline bool rcu__srcu_has_readers(struct rcu__gp *gp)
+{
+	struct rcu__state *s = gp->owner;
+	bool found = false;
+	pthread_mutex_lock(&s->registry_lock);
+	for (struct rcu__reader *r = s->readers; r && !found; r = r->next)
+		for (int k = 0; k < RCU_SRCU_NESTING && !found; k++)
+			found = rcu__load(&r->srcu[k].seq, RCU__ACQUIRE) != 0 &&
+				rcu__load(&r->srcu[k].gp, RCU__RELAXED) == gp;
+	pthread_mutex_unlock(&s->registry_lock);
+	return found;
 }
 
 /* >>callbacks --------------------------------------------------------------------------------- */
 
 /*
- * Deferred reclamation, in prose. call_rcu() appends the head to one process-wide wait-free
- * queue (swap the tail, link the old tail: C1, C2) and returns. A worker thread, started on first
- * use, takes the whole queue as one batch, takes a grace-period cookie after the take, waits for
- * it unless it has already passed (cond_synchronize_rcu), and invokes the batch in queue order:
- * one grace period per batch, and callbacks queued by one thread run in the order queued. Whoever
- * takes and invokes a batch holds cb_consumer, so batches never overlap and rcu_barrier() only
- * has to queue a marker and wait for it to run.
+ * Deferred reclamation, in prose. call_rcu() appends the head to its domain's wait-free queue
+ * (swap the tail, link the old tail: C1, C2) and returns. A batch is the whole queue taken at
+ * once; it gets a grace-period cookie after the take, waits until that grace period has passed,
+ * and is invoked in queue order: one grace period per batch, and callbacks queued by one thread
+ * run in the order queued. Whoever takes and invokes a batch holds the domain's cb_consumer, so
+ * batches never overlap and a barrier only has to queue a marker and wait for it to run. The
+ * taken batch lives in the domain (batch_first, batch_last, batch_cookie), not on a stack, so
+ * that a step can be left and resumed, and a fork child finds it.
+ *
+ * Workers. The default domain has a worker thread, "rcu-callbacks", started on first use, which
+ * blocks on each batch's grace period. SRCU domains share one worker, "srcu-callbacks", which
+ * must not block on any one domain (a domain whose readers sleep would hold up every other
+ * domain's callbacks): it keeps a list of domains with work, advances each by a non-blocking
+ * step (RCU__SYM(gp_poll)), invokes the batches whose grace period has passed, and sleeps until a
+ * call_srcu(), a reader leaving a domain it waits for, or a completed grace period kicks it.
  *
  * Memory bound: a call_rcu() caller outside a read-side section and outside a callback that
  * finds more than RCU_CALLBACK_HIGH_WATER callbacks pending takes cb_consumer and runs a batch
  * itself, so producers wait for reclamation instead of growing the queue. Pending callbacks then
  * stay at most RCU_CALLBACK_HIGH_WATER + one per concurrently queueing thread + those queued
- * from inside sections and callbacks (which only wake the worker).
+ * from inside sections and callbacks (which only wake the worker). call_srcu() does the same
+ * per domain (outside sections of that domain).
  * QSBR: an online thread is always inside a section, so its call_rcu() never helps; it helps at
  * its next rcu_quiescent_state() instead: call_rcu() raises cb_congested, on the readers' line,
  * which sends quiescent states to their slow path until a batch brings pending below the mark. Offline
@@ -1345,36 +2362,48 @@ RCU__WEAK void RCU__SYM(synchronize)(struct rcu__state *gp)
  * did not register), so that the callbacks it runs may read under rcu_read_lock().
  * QSBR: callbacks run online, so one that blocks holds up grace periods; go offline around it.
  *
- * fork(): the child keeps only the forking thread in the registry, forgets the worker (the next
- * call_rcu() or rcu_barrier() starts one) and puts the batch the worker held at the fork back at
- * the head of the queue, so callbacks pending at the fork run in the child as well. A registered
- * thread that was inside call_rcu() at the fork, between its swap and its link, left its head and
- * its predecessor in its reader record: the child mends that link, so the callbacks queued behind
- * it are not lost. (Only that thread's own callback may be lost, if the fork caught it before it
- * recorded its predecessor and the gap cannot be found.) A thread that queues callbacks without
- * being registered is adopted into the registry by its first call_rcu() for this reason.
+ * fork(): the child keeps only the forking thread in the registry and forgets the workers (the
+ * next call_rcu(), call_srcu() or barrier starts them again); batches taken but not finished and
+ * queued callbacks stay where they are, so callbacks pending at the fork run in the child as
+ * well. A thread that was inside call_rcu() at the fork, between its swap and its link, left its
+ * head, its predecessor and its domain in its reader record: the child mends that link, so the
+ * callbacks queued behind it are not lost. (Only that thread's own callback may be lost, if the
+ * fork caught it before it recorded its predecessor and the gap cannot be found.) A thread that
+ * queues callbacks without being registered is adopted into the registry by its first call for
+ * this reason.
  *
- * Process exit: an exit handler stops the worker before its next batch (waiting at most one
- * second for a batch in progress), so callbacks do not run on the worker while later exit
- * handlers tear the process down, and exit never hangs on RCU. (The worker may still finish a
- * grace period that start_poll_synchronize_rcu() asked for; it parks, holding no lock, at the
- * top of its loop.) Callbacks still pending are not
- * invoked; call rcu_barrier() first to run them (an rcu_barrier() during exit runs them on the
- * exiting thread). A plugin that queues callbacks must call rcu_barrier() before dlclose().
+ * Process exit: an exit handler stops the workers before their next batch (waiting at most one
+ * second for a batch in progress), so callbacks do not run on them while later exit handlers
+ * tear the process down, and exit never hangs on RCU. Callbacks still pending are not invoked;
+ * call rcu_barrier() (srcu_barrier()) first to run them (a barrier during exit runs them on the
+ * exiting thread). A plugin that queues callbacks must call the barriers before dlclose().
+ *
+ * The `func` field of a queued head: a callback of call_rcu() (an address of at least
+ * RCU__CALLBACK_MIN, which call_rcu() checks), an rcu_free() offset below RCU__FREE_OFFSET_MAX
+ * (set only by RCU__SYM(free)), or RCU__BARRIER_TAG (set only by the barriers). Tags, not
+ * addresses, so that copies of the code in several shared objects agree on them.
  */
 #define RCU__HEAD_QUEUED 0x5243555155455545ull /* "RCUQUEUE" */
-#define RCU__FREE_OFFSET_MAX 4095 /* rcu_free(): a callback "address" below this is an offset */
-#define RCU__BARRIER_TAG 4095      /* rcu_barrier()'s marker: a tag, not an address, so that copies
-				      of the code in several shared objects agree on it */
+#define RCU__FREE_OFFSET_MAX 4095
+#define RCU__BARRIER_TAG 4095
+#define RCU__CALLBACK_MIN 4096
 #define RCU__IS_USER_CALLBACK(f) ((uintptr_t)(f) != RCU__BARRIER_TAG)
+
+/* Which worker's callback a thread is running (reader record's in_callback). */
+enum rcu__callback_state { RCU__CB_NONE = 0, RCU__CB_DEFAULT, RCU__CB_SRCU };
+
+/* What a step of batch processing did. */
+enum rcu__step { RCU__STEP_IDLE = 0, RCU__STEP_WAITING, RCU__STEP_DONE };
 
 struct rcu__barrier {
 	struct rcu_head head;
-	_Atomic int32_t done;
+	int32_t done; /* (atomic) */
 };
 
+RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block);
+
 /**
- * call_rcu(head, func) - call func(head) after a grace period.
+ * call_rcu(head, func) - call func(head) after a grace period of the default domain.
  *
  * Every reader inside a section when call_rcu() is called has left it before func starts. The
  * head must stay valid and untouched until then. The enqueue is wait-free; it allocates nothing
@@ -1382,53 +2411,111 @@ struct rcu__barrier {
  * Above RCU_CALLBACK_HIGH_WATER pending callbacks, a caller outside any section runs a batch
  * itself (it waits for a grace period) before it returns: see the prose above. Callbacks run on
  * the worker thread "rcu-callbacks" (or on a call_rcu() caller that helps) and may block, read
- * RCU data inside rcu_read_lock(), call call_rcu() and synchronize_rcu(). RCU_DEBUG aborts on a
- * head that is already queued.
+ * RCU data inside rcu_read_lock(), call call_rcu() and synchronize_rcu(). A func that is NULL, or
+ * any value below 4096, is rejected: at compile time when it is a null constant, otherwise by an
+ * abort with a sentence (in every build: it cannot be a function, and the value would be taken
+ * for an rcu_free() offset). RCU_DEBUG aborts on a head that is already queued.
  */
-static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+static inline void(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head)) RCU__NOEXCEPT
 {
-	RCU__SYM(call)(RCU__STATE, head, func);
+	RCU__SYM(call)(RCU__GP, head, func);
 }
+
+/* C: a null constant as the callback does not compile (C++: deleted overloads, in >>cxx). */
+#if !defined(__cplusplus)
+extern void (*rcu__null_callback(void))(struct rcu_head *)
+	__attribute__((error("call_rcu()/call_srcu(): the callback is a null pointer constant; pass the function to call after the grace period")));
+extern void (*rcu__small_callback(void))(struct rcu_head *)
+	__attribute__((error("call_rcu()/call_srcu(): the callback is a constant below 4096, not a function address; pass the function to call after the grace period (rcu_free() frees an object)")));
+#define RCU__CALLBACK(func) \
+	_Generic((func), void *: rcu__null_callback(), int: rcu__null_callback(), long: rcu__null_callback(), \
+		 default: (__builtin_constant_p((uintptr_t)(func)) && (uintptr_t)(func) < RCU__CALLBACK_MIN \
+			   ? rcu__small_callback() : (func)))
+#define call_rcu(head, func) (call_rcu)((head), RCU__CALLBACK(func))
+#endif
 
 /**
  * rcu_free(ptr, field) - the kernel's kfree_rcu(): RCU_FREE(ptr) after a grace period.
  *
  * field names the struct rcu_head member of *ptr (at most 4094 bytes into the object). A NULL
- * ptr does nothing, as kfree_rcu(NULL, field).
+ * ptr does nothing, as kfree_rcu(NULL, field). Same rules and cost as call_rcu().
  */
 #define rcu_free(ptr, field) \
 	__extension__({ \
 		__typeof__(*(ptr)) *rcu__p = (ptr); \
 		(void)sizeof(char[offsetof(__typeof__(*(ptr)), field) < RCU__FREE_OFFSET_MAX ? 1 : -1]); \
 		if (rcu__p) \
-			call_rcu(&rcu__p->field, \
-				(void (*)(struct rcu_head *))(uintptr_t)offsetof(__typeof__(*(ptr)), field)); \
+			RCU__SYM(free)(RCU__GP, &rcu__p->field, offsetof(__typeof__(*(ptr)), field)); \
 	})
 
 /**
  * rcu_barrier() - wait until every callback queued before the call has been invoked.
  *
  * Callbacks queued after it (by callbacks, say) may still be pending. Must not be called inside
- * a read-side section or from a callback: both deadlock (RCU_DEBUG aborts). QSBR: an online
- * caller is offline during the wait.
+ * a read-side section or from a callback of the default domain: both deadlock (RCU_DEBUG
+ * aborts). QSBR: an online caller is offline during the wait.
  */
-static inline void rcu_barrier(void)
+static inline void rcu_barrier(void) RCU__NOEXCEPT
 {
-	RCU__SYM(barrier)(RCU__STATE);
+	struct rcu__reader *r = rcu__self();
+	RCU__CHECK(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
+	RCU__CHECK(r->in_callback != RCU__CB_DEFAULT, "rcu_barrier()", "called from an RCU callback, which would wait for its own batch forever (deadlock)");
+	(void)r;
+	RCU__SYM(barrier)(RCU__GP);
 }
 
 /** rcu_get_stats(out) - grace-period and callback counters; a few loads, callable anywhere. */
-static inline void rcu_get_stats(struct rcu_stats *out)
+static inline void rcu_get_stats(struct rcu_stats *out) RCU__NOEXCEPT
 {
-	RCU__SYM(stats)(RCU__STATE, out);
+	RCU__SYM(stats)(RCU__GP, out);
 }
 
-static inline void rcu__barrier_done(struct rcu_head *head)
+/**
+ * call_srcu(ssp, head, func) - call func(head) after a grace period of SRCU domain ssp.
+ *
+ * As call_rcu(), for ssp: every reader of ssp inside a section when call_srcu() is called has
+ * left it before func starts. Callbacks run on the "srcu-callbacks" worker, in queue order per
+ * domain; one that blocks delays other domains' callbacks (not their grace periods).
+ */
+static inline void(call_srcu)(struct srcu_struct *ssp, struct rcu_head *head, void (*func)(struct rcu_head *head)) RCU__NOEXCEPT
+{
+	rcu__srcu_ready(ssp);
+	RCU__SYM(call)(&ssp->gp, head, func);
+}
+#if !defined(__cplusplus)
+#define call_srcu(ssp, head, func) (call_srcu)((ssp), (head), RCU__CALLBACK(func))
+#endif
+
+/**
+ * srcu_barrier(ssp) - wait until every callback queued on ssp before the call has been invoked.
+ *
+ * Waits for ssp's callbacks only. Must not be called inside a section of ssp or from an SRCU
+ * callback (deadlocks; RCU_DEBUG aborts).
+ */
+static inline void srcu_barrier(struct srcu_struct *ssp) RCU__NOEXCEPT
+{
+	RCU__CHECK(!srcu_read_lock_held(ssp), "srcu_barrier()",
+		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
+	RCU__CHECK(rcu__self()->in_callback != RCU__CB_SRCU, "srcu_barrier()",
+		"called from an SRCU callback, which would wait for its own worker forever (deadlock)");
+	RCU__CHECK_QSBR_WAIT("srcu_barrier()");
+	rcu__srcu_ready(ssp);
+	RCU__SYM(barrier)(&ssp->gp);
+}
+
+/** srcu_get_stats(ssp, out) - rcu_get_stats() for SRCU domain ssp. */
+static inline void srcu_get_stats(struct srcu_struct *ssp, struct rcu_stats *out) RCU__NOEXCEPT
+{
+	rcu__srcu_ready(ssp);
+	RCU__SYM(stats)(&ssp->gp, out);
+}
+
+static inline void rcu__barrier_done(struct rcu__state *s, struct rcu_head *head)
 {
 	struct rcu__barrier *b = rcu_container_of(head, struct rcu__barrier, head);
-	atomic_store_explicit(&b->done, 1, memory_order_release);
+	rcu__store(&b->done, 1, RCU__RELEASE);
 	/* The waiter may return at once; the wake uses the address as a key only. */
-	rcu__word_wake(RCU__STATE, &b->done);
+	rcu__word_wake(s, &b->done);
 }
 
 /* The next node of a taken chain; its producer may still be between its swap and its link. */
@@ -1436,7 +2523,7 @@ static inline struct rcu_head *rcu__cbq_next(struct rcu_head *h)
 {
 	struct rcu_head *next;
 	/* C3: acquire: pairs with C2, the producer's link of its fully written head. */
-	for (unsigned spins = 0; !(next = atomic_load_explicit(&h->next, memory_order_acquire)); spins++) {
+	for (unsigned spins = 0; !(next = rcu__load(&h->next, RCU__ACQUIRE)); spins++) {
 		if (spins < 1000)
 			rcu__cpu_relax();
 		else
@@ -1445,56 +2532,55 @@ static inline struct rcu_head *rcu__cbq_next(struct rcu_head *h)
 	return next;
 }
 
-/* Fields of the batch being invoked, read by the fork child (see the prose above). */
-struct rcu__inflight {
-	struct rcu_head *_Atomic next; /* the first callback of the batch not yet started */
-	struct rcu_head *_Atomic last;
-};
-extern struct rcu__inflight RCU__SYM(inflight);
-RCU__WEAK struct rcu__inflight RCU__SYM(inflight);
-
 /* Take the whole queue: false if empty. The caller holds cb_consumer. */
 static inline bool rcu__cbq_take(struct rcu__cbq *q, struct rcu_head **first, struct rcu_head **last)
 {
-	if (atomic_load_explicit(&q->stub.next, memory_order_acquire) == NULL &&
-	    atomic_load_explicit(&q->tail, memory_order_seq_cst) == &q->stub)
+	if (rcu__load(&q->stub.next, RCU__ACQUIRE) == NULL && rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub)
 		return false;
 	*first = rcu__cbq_next(&q->stub);
-	atomic_store_explicit(&RCU__SYM(inflight).next, *first, memory_order_relaxed);
-	atomic_store_explicit(&q->stub.next, NULL, memory_order_relaxed);
+	rcu__store(&q->stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
 	/* C4: producers that swap after this link to the stub; acquire pairs with C1. */
-	*last = atomic_exchange_explicit(&q->tail, &q->stub, memory_order_acq_rel);
-	atomic_store_explicit(&RCU__SYM(inflight).last, *last, memory_order_relaxed);
+	*last = rcu__xchg(&q->tail, &q->stub, RCU__ACQ_REL);
 	return true;
 }
 
-/*
- * Take one batch, wait for its grace period, invoke it. The caller holds cb_consumer and, in
- * QSBR, is offline; it is online (if registered) while callbacks run, so that they may read.
- * Returns the number of user callbacks invoked (rcu_barrier()'s markers are not counted).
- */
-RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader *r)
+static inline bool rcu__cbq_empty(struct rcu__cbq *q)
 {
-	struct rcu_head *h, *last;
-	if (!rcu__cbq_take(&gp->cbq, &h, &last))
-		return 0;
-	RCU__SYM(gp_wait_for)(gp, RCU__SYM(snapshot)(gp));
-	rcu__fence_full(); /* G6, as at the end of synchronize_rcu() */
-	rcu__qsbr_return(gp, r, true);
+	return rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub;
+}
+
+RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
+{
+	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
+	return (int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED)) > RCU_CALLBACK_HIGH_WATER;
+}
+
+/*
+ * Invoke the taken batch (its grace period has passed, G6 issued). The caller holds cb_consumer
+ * and, in QSBR, is offline; it is online (if registered) while callbacks run, so that they may
+ * read. Each callback is marked started (batch_first moves past it) before it runs.
+ */
+static inline void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
+{
+	struct rcu__state *s = gp->owner;
+	struct rcu_head *h = rcu__load(&gp->batch_first, RCU__RELAXED);
+	struct rcu_head *last = rcu__load(&gp->batch_last, RCU__RELAXED);
+	rcu__qsbr_return(s, r, true);
 	uint64_t n = 0;
-	r->in_callback = 1;
+	uint8_t was = r->in_callback;
+	r->in_callback = (uint8_t)(gp->kind == RCU__GP_SRCU ? RCU__CB_SRCU : RCU__CB_DEFAULT);
 	while (h) {
 		struct rcu_head *next = h == last ? NULL : rcu__cbq_next(h);
 		void (*func)(struct rcu_head *) = h->func;
-		atomic_store_explicit(&RCU__SYM(inflight).next, next, memory_order_relaxed);
+		rcu__store(&gp->batch_first, next, RCU__RELAXED);
 #if defined(RCU_DEBUG)
 		h->debug_state = 0;
 #endif
 		if ((uintptr_t)func == RCU__BARRIER_TAG) {
 			/* Everything before the marker counts as invoked before its waiter returns. */
-			atomic_fetch_add_explicit(&gp->cbq.invoked, n, memory_order_release);
+			rcu__fetch_add(&gp->cbq.invoked, n, RCU__RELEASE);
 			n = 0;
-			rcu__barrier_done(h);
+			rcu__barrier_done(s, h);
 		} else if ((uintptr_t)func < RCU__FREE_OFFSET_MAX) {
 			RCU_FREE((void *)((char *)h - (uintptr_t)func));
 			n++;
@@ -1504,89 +2590,219 @@ RCU__WEAK uint64_t RCU__SYM(run_batch)(struct rcu__state *gp, struct rcu__reader
 		}
 		h = next;
 	}
-	r->in_callback = 0;
-	atomic_store_explicit(&RCU__SYM(inflight).last, NULL, memory_order_relaxed);
-	atomic_fetch_add_explicit(&gp->cbq.invoked, n, memory_order_release);
+	r->in_callback = was;
+	rcu__store(&gp->batch_last, (struct rcu_head *)NULL, RCU__RELAXED);
+	rcu__fetch_add(&gp->cbq.invoked, n, RCU__RELEASE);
 #if defined(RCU_FLAVOUR_QSBR)
-	if (atomic_load_explicit(&gp->cb_congested, memory_order_relaxed) && !RCU__SYM(over_high_water)(gp))
-		atomic_store_explicit(&gp->cb_congested, 0, memory_order_relaxed);
+	if (rcu__load(&gp->cb_congested, RCU__RELAXED) && !RCU__SYM(over_high_water)(gp))
+		rcu__store(&gp->cb_congested, 0, RCU__RELAXED);
 #endif
-	rcu__qsbr_leave(gp, r);
-	return n;
+	rcu__qsbr_leave(s, r);
 }
 
-static inline bool rcu__cbq_empty(struct rcu__cbq *q)
+/*
+ * One step of batch processing, under cb_consumer: take a batch if none is taken, then wait for
+ * its grace period (block) or advance it one non-blocking step, and invoke it once it has passed.
+ */
+RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block)
 {
-	return atomic_load_explicit(&q->tail, memory_order_seq_cst) == &q->stub;
+	if (!rcu__load(&gp->batch_first, RCU__RELAXED)) {
+		struct rcu_head *first, *last;
+		if (!rcu__cbq_take(&gp->cbq, &first, &last))
+			return RCU__STEP_IDLE;
+		gp->batch_cookie = RCU__SYM(snapshot)(gp);
+		rcu__store(&gp->batch_last, last, RCU__RELAXED);
+		rcu__store(&gp->batch_first, first, RCU__RELAXED);
+	}
+	if (block)
+		RCU__SYM(gp_wait_for)(gp, gp->batch_cookie);
+	else if (!RCU__SYM(gp_poll)(gp, gp->batch_cookie))
+		return RCU__STEP_WAITING;
+	rcu__fence_full(); /* G6, as at the end of synchronize_rcu() */
+	rcu__invoke_batch(gp, r);
+	return RCU__STEP_DONE;
 }
 
 RCU__WEAK void *RCU__SYM(worker_main)(void *arg)
 {
-	struct rcu__state *gp = arg;
+	struct rcu__state *s = (struct rcu__state *)arg;
+	struct rcu__gp *gp = &s->gp;
 	struct rcu__reader *r = rcu__self();
 #if defined(__linux__)
 	prctl(PR_SET_NAME, "rcu-callbacks", 0, 0, 0);
 #endif
 #if !defined(RCU_FLAVOUR_BP)
-	RCU__SYM(register)(gp, r);
+	RCU__SYM(register)(s, r);
 #endif
-	rcu__qsbr_leave(gp, r);
+	rcu__qsbr_leave(s, r);
 	for (;;) {
 		/* X1: `invoking` before the check of `exiting`; the exit handler does the reverse. */
-		atomic_store_explicit(&gp->invoking, 1, memory_order_seq_cst);
-		if (atomic_load_explicit(&gp->exiting, memory_order_seq_cst)) {
-			atomic_store_explicit(&gp->invoking, 0, memory_order_release);
-			rcu__word_wake(gp, &gp->invoking);
+		rcu__store(&s->invoking, 1, RCU__SEQ_CST);
+		if (rcu__load(&s->exiting, RCU__SEQ_CST)) {
+			rcu__store(&s->invoking, 0, RCU__RELEASE);
+			rcu__word_wake(s, &s->invoking);
 			for (;;) /* parked, holding nothing, until the process ends */
-				rcu__word_wait(gp, &gp->exiting, 1, -1);
+				rcu__word_wait(s, &s->exiting, 1, -1);
 		}
 		pthread_mutex_lock(&gp->cb_consumer);
-		uint64_t n = RCU__SYM(run_batch)(gp, r);
+		int step = RCU__SYM(process)(gp, r, true);
 		pthread_mutex_unlock(&gp->cb_consumer);
-		atomic_store_explicit(&gp->invoking, 0, memory_order_release);
-		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed))
-			rcu__word_wake(gp, &gp->invoking);
-		uint64_t want = atomic_load_explicit(&gp->gp_requested, memory_order_relaxed);
-		if (want > atomic_load_explicit(&gp->gp_completed, memory_order_relaxed)) {
+		rcu__store(&s->invoking, 0, RCU__RELEASE);
+		if (rcu__load(&s->exiting, RCU__RELAXED))
+			rcu__word_wake(s, &s->invoking);
+		uint64_t want = rcu__load(&gp->gp_requested, RCU__RELAXED);
+		if (want > rcu__load(&gp->gp_completed, RCU__RELAXED)) {
 			RCU__SYM(gp_wait_for)(gp, want);
 			continue;
 		}
-		if (n || !rcu__cbq_empty(&gp->cbq))
+		if (step == RCU__STEP_DONE || !rcu__cbq_empty(&gp->cbq))
 			continue;
 		/* W1: sleeping flag before the emptiness check; pairs with C5 in call_rcu(). */
-		atomic_store_explicit(&gp->worker_sleeping, 1, memory_order_seq_cst);
+		rcu__store(&s->worker_sleeping, 1, RCU__SEQ_CST);
 		if (rcu__cbq_empty(&gp->cbq) &&
-		    atomic_load_explicit(&gp->gp_requested, memory_order_seq_cst) <=
-			    atomic_load_explicit(&gp->gp_completed, memory_order_relaxed))
-			rcu__word_wait(gp, &gp->worker_sleeping, 1, -1);
-		atomic_store_explicit(&gp->worker_sleeping, 0, memory_order_relaxed);
+		    rcu__load(&gp->gp_requested, RCU__SEQ_CST) <= rcu__load(&gp->gp_completed, RCU__RELAXED))
+			rcu__word_wait(s, &s->worker_sleeping, 1, -1);
+		rcu__store(&s->worker_sleeping, 0, RCU__RELAXED);
 	}
 	return NULL;
 }
 
-/* Exit handler: the worker takes no batch after this returns (X1). */
-RCU__WEAK void RCU__SYM(at_exit)(void)
+/* Does SRCU domain gp have work for the worker: a batch, queued callbacks, a requested period? */
+static inline bool rcu__srcu_has_work(struct rcu__gp *gp)
 {
-	struct rcu__state *gp = RCU__STATE;
-	atomic_store_explicit(&gp->exiting, 1, memory_order_seq_cst); /* X1 */
-	rcu__word_wake(gp, &gp->worker_sleeping);
-	uint64_t deadline = rcu__now_ns() + 1000000000u;
-	while (atomic_load_explicit(&gp->invoking, memory_order_seq_cst) && rcu__now_ns() < deadline)
-		rcu__word_wait(gp, &gp->invoking, 1, 1000000);
+	return rcu__load(&gp->batch_first, RCU__RELAXED) || !rcu__cbq_empty(&gp->cbq) ||
+	       rcu__load(&gp->gp_requested, RCU__SEQ_CST) > rcu__load(&gp->gp_completed, RCU__RELAXED);
 }
 
-/* Start the worker if there is none: false if it cannot be started (then callers help). */
-RCU__WEAK bool RCU__SYM(start_worker)(struct rcu__state *gp)
+/* Put SRCU domain gp on the worker's list (if it is not there). */
+static inline void rcu__srcu_enlist(struct rcu__gp *gp)
 {
-	int32_t none = 0;
-	if (atomic_load_explicit(&gp->worker_state, memory_order_acquire) != 0)
+	struct rcu__state *s = gp->owner;
+	if (rcu__xchg(&gp->on_worklist, 1, RCU__SEQ_CST))
+		return;
+	pthread_mutex_lock(&s->domains_lock);
+	gp->work_next = s->work;
+	s->work = gp;
+	pthread_mutex_unlock(&s->domains_lock);
+}
+
+/* Wake the SRCU worker: bump its word, and wake it if it sleeps (K1, pairs with K2). */
+RCU__WEAK void RCU__SYM(srcu_kick)(struct rcu__state *s)
+{
+	/* K1: the bump before the check of the sleep flag; pairs with K2 (flag, then the word). */
+	rcu__fetch_add(&s->srcu_word, 1, RCU__SEQ_CST);
+	if (rcu__load(&s->srcu_sleeping, RCU__SEQ_CST))
+		rcu__word_wake(s, &s->srcu_word);
+}
+
+RCU__WEAK void *RCU__SYM(srcu_worker_main)(void *arg)
+{
+	struct rcu__state *s = (struct rcu__state *)arg;
+	struct rcu__reader *r = rcu__self();
+#if defined(__linux__)
+	prctl(PR_SET_NAME, "srcu-callbacks", 0, 0, 0);
+#endif
+#if !defined(RCU_FLAVOUR_BP)
+	RCU__SYM(register)(s, r); /* SRCU callbacks may read default-domain data too */
+#endif
+	rcu__qsbr_leave(s, r);
+	for (;;) {
+		/* X1, for this worker: `srcu_invoking` before the check of `exiting`. */
+		rcu__store(&s->srcu_invoking, 1, RCU__SEQ_CST);
+		if (rcu__load(&s->exiting, RCU__SEQ_CST)) {
+			rcu__store(&s->srcu_invoking, 0, RCU__RELEASE);
+			rcu__word_wake(s, &s->srcu_invoking);
+			for (;;)
+				rcu__word_wait(s, &s->exiting, 1, -1);
+		}
+		int32_t word = rcu__load(&s->srcu_word, RCU__SEQ_CST);
+		pthread_mutex_lock(&s->domains_lock);
+		struct rcu__gp *list = s->work;
+		s->work = NULL;
+		pthread_mutex_unlock(&s->domains_lock);
+		bool progress = false, lazy = false;
+		struct rcu__gp *keep = NULL, *keep_last = NULL;
+		while (list) {
+			struct rcu__gp *gp = list;
+			list = gp->work_next;
+			pthread_mutex_lock(&gp->cb_consumer);
+			int step = RCU__SYM(process)(gp, r, false);
+			uint64_t want = rcu__load(&gp->gp_requested, RCU__RELAXED);
+			if (step == RCU__STEP_IDLE && want > rcu__load(&gp->gp_completed, RCU__RELAXED))
+				step = RCU__SYM(gp_poll)(gp, want) ? RCU__STEP_DONE : RCU__STEP_WAITING;
+			progress |= step == RCU__STEP_DONE;
+			bool stays = rcu__srcu_has_work(gp);
+			if (!stays) {
+				/* Off the list, then look again: a call_srcu() in between re-enlists or finds us. */
+				rcu__store(&gp->on_worklist, 0, RCU__SEQ_CST);
+				stays = rcu__srcu_has_work(gp) && !rcu__xchg(&gp->on_worklist, 1, RCU__SEQ_CST);
+			}
+			if (stays) {
+				lazy |= step == RCU__STEP_WAITING && rcu__lazy_wake(gp);
+				gp->work_next = NULL;
+				if (keep_last)
+					keep_last->work_next = gp;
+				else
+					keep = gp;
+				keep_last = gp;
+			}
+			pthread_mutex_unlock(&gp->cb_consumer);
+		}
+		bool any = keep != NULL;
+		if (keep) {
+			pthread_mutex_lock(&s->domains_lock);
+			keep_last->work_next = s->work;
+			s->work = keep;
+			pthread_mutex_unlock(&s->domains_lock);
+		}
+		rcu__store(&s->srcu_invoking, 0, RCU__RELEASE);
+		if (rcu__load(&s->exiting, RCU__RELAXED))
+			rcu__word_wake(s, &s->srcu_invoking);
+		if (progress)
+			continue;
+		/* K2: the sleep flag before the last look at the word; pairs with K1. */
+		rcu__store(&s->srcu_sleeping, 1, RCU__SEQ_CST);
+		int64_t timeout = any && lazy ? RCU__LAZY_WAKE_NS : -1;
+#if RCU_STALL_TIMEOUT_MS > 0
+		/* Come back in time to report a stall of a domain that still waits (see gp_poll). */
+		if (any && (timeout < 0 || timeout > (int64_t)RCU_STALL_TIMEOUT_MS * 250000))
+			timeout = (int64_t)RCU_STALL_TIMEOUT_MS * 250000;
+#endif
+		if (rcu__load(&s->srcu_word, RCU__SEQ_CST) == word)
+			rcu__word_wait(s, &s->srcu_word, word, timeout);
+		rcu__store(&s->srcu_sleeping, 0, RCU__RELAXED);
+	}
+	return NULL;
+}
+
+/* Exit handler: the workers take no batch after this returns (X1). */
+RCU__WEAK void RCU__SYM(at_exit)(void)
+{
+	struct rcu__state *s = RCU__STATE;
+	rcu__store(&s->exiting, 1, RCU__SEQ_CST); /* X1 */
+	rcu__word_wake(s, &s->worker_sleeping);
+	RCU__SYM(srcu_kick)(s);
+	uint64_t deadline = rcu__now_ns() + 1000000000u;
+	while ((rcu__load(&s->invoking, RCU__SEQ_CST) || rcu__load(&s->srcu_invoking, RCU__SEQ_CST)) &&
+	       rcu__now_ns() < deadline) {
+		if (rcu__load(&s->invoking, RCU__SEQ_CST))
+			rcu__word_wait(s, &s->invoking, 1, 1000000);
+		else
+			rcu__word_wait(s, &s->srcu_invoking, 1, 1000000);
+	}
+}
+
+/* Start a worker if there is none: false if it cannot be started (then callers help). */
+static inline bool rcu__start_thread(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *))
+{
+	int32_t none = RCU__WORKER_NONE;
+	if (rcu__load(state, RCU__ACQUIRE) != RCU__WORKER_NONE)
 		return true;
-	if (!atomic_compare_exchange_strong_explicit(&gp->worker_state, &none, 1, memory_order_acq_rel,
-						     memory_order_acquire))
+	if (!rcu__cas(state, &none, RCU__WORKER_STARTED, RCU__ACQ_REL, RCU__ACQUIRE))
 		return true;
-	RCU__SYM(init)(gp);
-	static _Atomic int exit_handler_set; /* per translation unit is fine: at_exit is idempotent */
-	if (!atomic_exchange_explicit(&exit_handler_set, 1, memory_order_relaxed))
+	RCU__SYM(init)(s);
+	static int exit_handler_set; /* per translation unit is fine: at_exit is idempotent */
+	if (!rcu__xchg(&exit_handler_set, 1, RCU__RELAXED))
 		atexit(RCU__SYM(at_exit));
 	sigset_t all, old;
 	sigfillset(&all);
@@ -1595,254 +2811,361 @@ RCU__WEAK bool RCU__SYM(start_worker)(struct rcu__state *gp)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_t tid;
-	int err = pthread_create(&tid, &attr, RCU__SYM(worker_main), gp);
+	int err = pthread_create(&tid, &attr, main_fn, s);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0) {
-		atomic_store_explicit(&gp->worker_state, 0, memory_order_release);
+		rcu__store(state, RCU__WORKER_NONE, RCU__RELEASE);
 		return false;
 	}
 	return true;
 }
 
-static inline void rcu__wake_worker(struct rcu__state *gp)
+RCU__WEAK bool RCU__SYM(start_worker)(struct rcu__gp *gp)
 {
+	struct rcu__state *s = gp->owner;
+	if (gp->kind == RCU__GP_SRCU)
+		return rcu__start_thread(s, &s->srcu_worker_state, RCU__SYM(srcu_worker_main));
+	return rcu__start_thread(s, &s->worker_state, RCU__SYM(worker_main));
+}
+
+/* The domain has work: make its worker look (start it if needed). False: no worker could start. */
+static inline bool rcu__wake_worker(struct rcu__gp *gp)
+{
+	struct rcu__state *s = gp->owner;
+	if (gp->kind == RCU__GP_SRCU) {
+		rcu__srcu_enlist(gp);
+		if (RCU__UNLIKELY(rcu__load(&s->srcu_worker_state, RCU__RELAXED) == RCU__WORKER_NONE) &&
+		    !RCU__SYM(start_worker)(gp))
+			return false;
+		RCU__SYM(srcu_kick)(s);
+		return true;
+	}
+	if (RCU__UNLIKELY(rcu__load(&s->worker_state, RCU__RELAXED) == RCU__WORKER_NONE) &&
+	    !RCU__SYM(start_worker)(gp))
+		return false;
 	/* C5: after the enqueue's seq_cst swap; pairs with W1. */
-	if (atomic_load_explicit(&gp->worker_sleeping, memory_order_seq_cst) &&
-	    atomic_exchange_explicit(&gp->worker_sleeping, 0, memory_order_relaxed))
-		rcu__word_wake(gp, &gp->worker_sleeping);
+	if (rcu__load(&s->worker_sleeping, RCU__SEQ_CST) && rcu__xchg(&s->worker_sleeping, 0, RCU__RELAXED))
+		rcu__word_wake(s, &s->worker_sleeping);
+	return true;
 }
 
-RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__state *gp)
-{
-	uint64_t queued = atomic_load_explicit(&gp->cbq.queued, memory_order_relaxed);
-	return (int64_t)(queued - atomic_load_explicit(&gp->cbq.invoked, memory_order_relaxed)) >
-	       RCU_CALLBACK_HIGH_WATER;
-}
-
-/* May this thread block in call_rcu() to help? Not inside a section (QSBR: not online), not in a callback. */
-static inline bool rcu__may_help(struct rcu__reader *r)
+/* May this thread block in call_rcu()/call_srcu() to help? Not inside a section it would wait
+ * for (QSBR: not online), not in a callback. */
+static inline bool rcu__may_help(struct rcu__gp *gp, struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	if (atomic_load_explicit(&r->seq, memory_order_relaxed) != 0)
+	if (rcu__load(&r->seq, RCU__RELAXED) != 0)
 		return false;
 #endif
-	return !rcu__in_section(r) && !r->in_callback;
+	if (r->in_callback != RCU__CB_NONE || rcu__in_section(r))
+		return false;
+	return gp->kind == RCU__GP_DEFAULT || !srcu_read_lock_held(rcu_container_of(gp, struct srcu_struct, gp));
 }
 
 /* Help reclaim: run one batch on the calling thread (QSBR: offline while it waits for the lock). */
-RCU__WEAK void RCU__SYM(help)(struct rcu__state *gp, struct rcu__reader *r)
+RCU__WEAK void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r)
 {
-	RCU__SYM(adopt)(gp, r); /* callbacks may read: be a reader while they run */
-	bool was_online = rcu__qsbr_leave(gp, r);
+	RCU__SYM(adopt)(gp->owner, r); /* callbacks may read: be in the registry while they run */
+	bool was_online = rcu__qsbr_leave(gp->owner, r);
 	pthread_mutex_lock(&gp->cb_consumer);
-	RCU__SYM(run_batch)(gp, r);
+	RCU__SYM(process)(gp, r, true);
 	pthread_mutex_unlock(&gp->cb_consumer);
-	rcu__qsbr_return(gp, r, was_online);
+	rcu__qsbr_return(gp->owner, r, was_online);
 }
 
-RCU__WEAK void RCU__SYM(call)(struct rcu__state *gp, struct rcu_head *head, void (*func)(struct rcu_head *))
+/* Append head to gp's queue (C1, C2); returns the pending count it saw (0 for markers). */
+static inline int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self, struct rcu_head *head,
+				   void (*func)(struct rcu_head *))
 {
 #if defined(RCU_DEBUG)
-	RCU__CHECK(head->debug_state != RCU__HEAD_QUEUED, "call_rcu()",
+	RCU__CHECK(head->debug_state != RCU__HEAD_QUEUED, gp->kind == RCU__GP_SRCU ? "call_srcu()" : "call_rcu()",
 		"the rcu_head is already queued: it may be queued again only once its callback has begun");
 	head->debug_state = RCU__HEAD_QUEUED;
 #endif
 	head->func = func;
-	atomic_store_explicit(&head->next, NULL, memory_order_relaxed);
+	rcu__store(&head->next, (struct rcu_head *)NULL, RCU__RELAXED);
 	bool user = RCU__IS_USER_CALLBACK(func);
-	uint64_t queued = user ? atomic_fetch_add_explicit(&gp->cbq.queued, 1, memory_order_relaxed) + 1 : 0;
-	struct rcu__reader *self = rcu__self();
-	if (RCU__UNLIKELY(!self->registered))
-		RCU__SYM(adopt)(gp, self); /* first use: so a fork child can mend our link */
+	uint64_t queued = user ? rcu__fetch_add(&gp->cbq.queued, 1, RCU__RELAXED) + 1 : 0;
+	if (RCU__UNLIKELY(self->registered == RCU__REG_NONE))
+		RCU__SYM(adopt)(gp->owner, self); /* first use: so a fork child can mend our link */
+	self->enq_gp = gp;
 	self->enq_node = head;
 	/* C1: release: the head (and what the caller did before) to whoever takes the chain (C4). */
-	struct rcu_head *prev = atomic_exchange_explicit(&gp->cbq.tail, head, memory_order_seq_cst);
+	struct rcu_head *prev = rcu__xchg(&gp->cbq.tail, head, RCU__SEQ_CST);
 	self->enq_prev = prev;
 	/* C2: release: the link; pairs with C3. */
-	atomic_store_explicit(&prev->next, head, memory_order_release);
+	rcu__store(&prev->next, head, RCU__RELEASE);
 	self->enq_node = self->enq_prev = NULL;
-	if (RCU__UNLIKELY(atomic_load_explicit(&gp->worker_state, memory_order_relaxed) == 0) &&
-	    !RCU__SYM(start_worker)(gp)) {
-		if (rcu__may_help(self))
-			RCU__SYM(help)(gp, self);
-		return;
-	}
-	rcu__wake_worker(gp);
 	if (!user)
-		return;
+		return 0;
 	/*
 	 * A true sample of the pending count, never an inflated one: `invoked` read after `queued`
 	 * can only make it smaller than it was; and our own callback was pending at our swap.
 	 */
-	int64_t pending = (int64_t)(queued - atomic_load_explicit(&gp->cbq.invoked, memory_order_relaxed));
+	int64_t pending = (int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED));
 	if (pending < 1)
 		pending = 1;
-	uint64_t max = atomic_load_explicit(&gp->cbq.pending_max, memory_order_relaxed);
-	while (pending > 0 && (uint64_t)pending > max &&
-	       !atomic_compare_exchange_weak_explicit(&gp->cbq.pending_max, &max, (uint64_t)pending,
-						      memory_order_relaxed, memory_order_relaxed))
+	uint64_t max = rcu__load(&gp->cbq.pending_max, RCU__RELAXED);
+	while ((uint64_t)pending > max &&
+	       !rcu__cas_weak(&gp->cbq.pending_max, &max, (uint64_t)pending, RCU__RELAXED, RCU__RELAXED))
 		;
+	return pending;
+}
+
+/* After an enqueue: wake the worker, or help when there is none or callbacks pile up. */
+static inline void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *self, int64_t pending)
+{
+	if (!rcu__wake_worker(gp)) {
+		if (rcu__may_help(gp, self))
+			RCU__SYM(help)(gp, self);
+		return;
+	}
 	if (RCU__UNLIKELY(pending > RCU_CALLBACK_HIGH_WATER)) {
 #if defined(RCU_FLAVOUR_QSBR)
-		/* Online threads help at their next quiescent state: make them look (X2). */
-		if (!atomic_load_explicit(&gp->cb_congested, memory_order_relaxed))
-			atomic_store_explicit(&gp->cb_congested, 1, memory_order_relaxed);
+		/*
+		 * X2: online threads help at their next quiescent state: make them look. Relaxed: a
+		 * quiescent state that misses it now sees it at a later one; it only asks for help.
+		 */
+		if (gp->kind == RCU__GP_DEFAULT && !rcu__load(&gp->cb_congested, RCU__RELAXED))
+			rcu__store(&gp->cb_congested, 1, RCU__RELAXED);
 #endif
-		if (rcu__may_help(self))
+		if (rcu__may_help(gp, self))
 			RCU__SYM(help)(gp, self);
 	}
 }
 
-RCU__WEAK void RCU__SYM(barrier)(struct rcu__state *gp)
+RCU__WEAK void RCU__SYM(call)(struct rcu__gp *gp, struct rcu_head *head, void (*func)(struct rcu_head *))
 {
-	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
-	RCU__CHECK(!r->in_callback, "rcu_barrier()", "called from an RCU callback, which would wait for its own batch forever (deadlock)");
-	RCU__SYM(init)(gp);
-	struct rcu__barrier b;
-	memset(&b, 0, sizeof b);
-	bool was_online = rcu__qsbr_leave(gp, r);
-	RCU__SYM(call)(gp, &b.head, (void (*)(struct rcu_head *))(uintptr_t)RCU__BARRIER_TAG);
-	while (!atomic_load_explicit(&b.done, memory_order_acquire)) {
-		if (atomic_load_explicit(&gp->exiting, memory_order_relaxed) || !RCU__SYM(start_worker)(gp))
-			RCU__SYM(help)(gp, r);
-		else
-			rcu__word_wait(gp, &b.done, 0, 100000000);
-	}
-	rcu__qsbr_return(gp, r, was_online);
+	if (RCU__UNLIKELY((uintptr_t)func < RCU__CALLBACK_MIN))
+		RCU__SYM(die)(gp->kind == RCU__GP_SRCU ? "call_srcu()" : "call_rcu()",
+			"the callback is NULL or not a function address (below 4096): pass the function to call after the grace period (rcu_free() frees an object)");
+	rcu__gp_ready(gp);
+	struct rcu__reader *self = rcu__self();
+	rcu__after_enqueue(gp, self, rcu__enqueue(gp, self, head, func));
 }
 
-RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__state *gp)
+RCU__WEAK void RCU__SYM(free)(struct rcu__gp *gp, struct rcu_head *head, size_t offset)
+{
+	rcu__gp_ready(gp);
+	struct rcu__reader *self = rcu__self();
+	rcu__after_enqueue(gp, self, rcu__enqueue(gp, self, head, RCU__CAST(void (*)(struct rcu_head *), (uintptr_t)offset)));
+}
+
+RCU__WEAK void RCU__SYM(barrier)(struct rcu__gp *gp)
+{
+	struct rcu__state *s = gp->owner;
+	struct rcu__reader *r = rcu__self();
+	rcu__gp_ready(gp);
+	struct rcu__barrier b;
+	memset(&b, 0, sizeof b);
+	bool was_online = rcu__qsbr_leave(s, r);
+	rcu__enqueue(gp, r, &b.head, RCU__CAST(void (*)(struct rcu_head *), (uintptr_t)RCU__BARRIER_TAG));
+	bool worker = rcu__wake_worker(gp);
+	while (!rcu__load(&b.done, RCU__ACQUIRE)) {
+		if (!worker || rcu__load(&s->exiting, RCU__RELAXED))
+			RCU__SYM(help)(gp, r);
+		else
+			rcu__word_wait(s, &b.done, 0, 100000000);
+		worker = worker && (gp->kind == RCU__GP_SRCU ? rcu__load(&s->srcu_worker_state, RCU__RELAXED)
+							     : rcu__load(&s->worker_state, RCU__RELAXED)) != RCU__WORKER_NONE;
+	}
+	rcu__qsbr_return(s, r, was_online);
+}
+
+RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp)
 {
 	uint64_t cookie = RCU__SYM(snapshot)(gp);
-	uint64_t want = atomic_load_explicit(&gp->gp_requested, memory_order_relaxed);
-	while (want < cookie && !atomic_compare_exchange_weak_explicit(&gp->gp_requested, &want, cookie,
-								       memory_order_seq_cst, memory_order_relaxed))
+	uint64_t want = rcu__load(&gp->gp_requested, RCU__RELAXED);
+	while (want < cookie && !rcu__cas_weak(&gp->gp_requested, &want, cookie, RCU__SEQ_CST, RCU__RELAXED))
 		;
-	if (RCU__SYM(start_worker)(gp))
-		rcu__wake_worker(gp);
-	else if (rcu__may_help(rcu__self()))
+	if (!rcu__wake_worker(gp) && rcu__may_help(gp, rcu__self()))
 		RCU__SYM(cond_synchronize)(gp, cookie); /* no worker: run it here, where we may block */
 	return cookie;
 }
 
-RCU__WEAK void RCU__SYM(stats)(struct rcu__state *gp, struct rcu_stats *out)
+RCU__WEAK void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out)
 {
-	uint64_t invoked = atomic_load_explicit(&gp->cbq.invoked, memory_order_acquire);
-	uint64_t queued = atomic_load_explicit(&gp->cbq.queued, memory_order_relaxed);
-	out->grace_periods = atomic_load_explicit(&gp->gp_count, memory_order_relaxed);
+	rcu__gp_ready(gp);
+	uint64_t invoked = rcu__load(&gp->cbq.invoked, RCU__ACQUIRE);
+	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
+	out->grace_periods = rcu__load(&gp->gp_count, RCU__RELAXED);
 	out->callbacks_queued = queued;
 	out->callbacks_invoked = invoked;
 	out->callbacks_pending = queued > invoked ? queued - invoked : 0;
-	out->callbacks_pending_max = atomic_load_explicit(&gp->cbq.pending_max, memory_order_relaxed);
+	out->callbacks_pending_max = rcu__load(&gp->cbq.pending_max, RCU__RELAXED);
 }
 
-/* fork(): keep the registry list and the callback queue whole across the fork. */
+/* Retire an SRCU domain: see cleanup_srcu_struct(). */
+RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
+{
+	struct rcu__gp *gp = &ssp->gp;
+	if (rcu__load(&gp->init_state, RCU__ACQUIRE) != RCU__INIT_READY)
+		return; /* never used */
+	struct rcu__state *s = gp->owner;
+	RCU__CHECK(!srcu_read_lock_held(ssp), "cleanup_srcu_struct()", "called inside a read-side critical section of the domain it retires");
+	RCU__CHECK_QSBR_WAIT("cleanup_srcu_struct()");
+	RCU__CHECK(!rcu__srcu_has_readers(gp), "cleanup_srcu_struct()",
+		"a thread is still inside a read-side critical section of the domain: its readers must leave first");
+	RCU__CHECK(rcu__load(&gp->cbq.queued, RCU__RELAXED) == rcu__load(&gp->cbq.invoked, RCU__RELAXED),
+		"cleanup_srcu_struct()", "callbacks of the domain are still pending: call srcu_barrier() first");
+	/* Release builds: let pending callbacks run and readers leave, as the checks above demand. */
+	RCU__SYM(barrier)(gp);
+	RCU__SYM(synchronize)(gp);
+	/* The worker may still hold the domain for one more look: wait until it lets go. */
+	while (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) {
+		RCU__SYM(srcu_kick)(s);
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	pthread_mutex_lock(&gp->cb_consumer);
+	pthread_mutex_unlock(&gp->cb_consumer);
+	pthread_mutex_lock(&gp->gp_lock); /* a poll step or a synchronize that still runs */
+	pthread_mutex_unlock(&gp->gp_lock);
+	pthread_mutex_lock(&s->domains_lock);
+	if (gp->live_prev)
+		gp->live_prev->live_next = gp->live_next;
+	else
+		s->domains = gp->live_next;
+	if (gp->live_next)
+		gp->live_next->live_prev = gp->live_prev;
+	pthread_mutex_unlock(&s->domains_lock);
+	pthread_mutex_destroy(&gp->gp_lock);
+	pthread_mutex_destroy(&gp->cb_consumer);
+	rcu__store(&gp->init_state, RCU__INIT_NONE, RCU__RELEASE);
+}
+
+/* fork(): keep the registry list, the domains list and the callback queues whole across the fork. */
 RCU__WEAK void RCU__SYM(prepare_fork)(void)
 {
-	struct rcu__state *gp = RCU__STATE;
-	pthread_mutex_lock(&gp->registry_lock);
-	pthread_mutex_lock(&gp->word_lock);
+	struct rcu__state *s = RCU__STATE;
+	pthread_mutex_lock(&s->registry_lock);
+	pthread_mutex_lock(&s->domains_lock);
+	pthread_mutex_lock(&s->word_lock);
 }
 
 RCU__WEAK void RCU__SYM(parent_fork)(void)
 {
-	struct rcu__state *gp = RCU__STATE;
-	pthread_mutex_unlock(&gp->word_lock);
-	pthread_mutex_unlock(&gp->registry_lock);
+	struct rcu__state *s = RCU__STATE;
+	pthread_mutex_unlock(&s->word_lock);
+	pthread_mutex_unlock(&s->domains_lock);
+	pthread_mutex_unlock(&s->registry_lock);
 }
 
 /* Follow a chain from h until NULL or `stop`; returns its last node (NULL for an empty chain). */
 static inline struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_head *stop)
 {
 	struct rcu_head *end = NULL;
-	for (; h; h = h == stop ? NULL : atomic_load_explicit(&h->next, memory_order_relaxed))
+	for (; h; h = h == stop ? NULL : rcu__load(&h->next, RCU__RELAXED))
 		end = h;
 	return end;
 }
 
-/* In a fork child: link `node` behind `prev`, or behind the first gap in the chains if unknown. */
-static inline void rcu__child_mend(struct rcu__state *gp, struct rcu_head *node, struct rcu_head *prev)
+/* In a fork child: link `node` behind `prev`, or behind the first gap in gp's chains if unknown. */
+static inline void rcu__child_mend(struct rcu__gp *gp, struct rcu_head *node, struct rcu_head *prev)
 {
 	struct rcu__cbq *q = &gp->cbq;
 	struct rcu_head *chains[2][2] = {
-		{ atomic_load_explicit(&RCU__SYM(inflight).next, memory_order_relaxed),
-		  atomic_load_explicit(&RCU__SYM(inflight).last, memory_order_relaxed) },
-		{ atomic_load_explicit(&q->stub.next, memory_order_relaxed), atomic_load_explicit(&q->tail, memory_order_relaxed) },
+		{ rcu__load(&gp->batch_first, RCU__RELAXED), rcu__load(&gp->batch_last, RCU__RELAXED) },
+		{ rcu__load(&q->stub.next, RCU__RELAXED), rcu__load(&q->tail, RCU__RELAXED) },
 	};
-	if (!prev && !atomic_load_explicit(&q->stub.next, memory_order_relaxed) &&
-	    atomic_load_explicit(&q->tail, memory_order_relaxed) != &q->stub)
+	if (!prev && !rcu__load(&q->stub.next, RCU__RELAXED) && rcu__load(&q->tail, RCU__RELAXED) != &q->stub)
 		prev = &q->stub; /* caught swapping into an empty queue */
 	for (int c = 0; !prev && c < 2; c++)
 		for (struct rcu_head *h = chains[c][0]; h && h != chains[c][1] && h != node;
-		     h = atomic_load_explicit(&h->next, memory_order_relaxed))
-			if (!atomic_load_explicit(&h->next, memory_order_relaxed)) {
+		     h = rcu__load(&h->next, RCU__RELAXED))
+			if (!rcu__load(&h->next, RCU__RELAXED)) {
 				prev = h;
 				break;
 			}
-	if (prev && prev != node && !atomic_load_explicit(&prev->next, memory_order_relaxed))
-		atomic_store_explicit(&prev->next, node, memory_order_relaxed);
+	if (prev && prev != node && !rcu__load(&prev->next, RCU__RELAXED))
+		rcu__store(&prev->next, node, RCU__RELAXED);
+}
+
+/* In a fork child: one domain's locks start afresh, its chains are cut at any gap left, and the
+ * pending count is recounted from what is really queued. */
+static inline void rcu__child_domain(struct rcu__gp *gp, bool keep_membarrier)
+{
+	pthread_mutex_init(&gp->gp_lock, NULL);
+	pthread_mutex_init(&gp->cb_consumer, NULL);
+	rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
+	rcu__store(&gp->gp_done_waiters, 0, RCU__RELAXED);
+	if (!keep_membarrier)
+		rcu__store(&gp->use_membarrier, 0, RCU__RELAXED); /* one thread: safe */
+	struct rcu__cbq *q = &gp->cbq;
+	uint64_t count = 0;
+	struct rcu_head *a = rcu__load(&gp->batch_first, RCU__RELAXED);
+	struct rcu_head *a_end = rcu__chain_end(a, rcu__load(&gp->batch_last, RCU__RELAXED));
+	if (a_end) {
+		rcu__store(&a_end->next, (struct rcu_head *)NULL, RCU__RELAXED);
+		rcu__store(&gp->batch_last, a_end, RCU__RELAXED);
+	} else {
+		rcu__store(&gp->batch_first, (struct rcu_head *)NULL, RCU__RELAXED);
+		rcu__store(&gp->batch_last, (struct rcu_head *)NULL, RCU__RELAXED);
+	}
+	for (struct rcu_head *h = a_end ? a : NULL; h; h = h == a_end ? NULL : rcu__load(&h->next, RCU__RELAXED))
+		count += RCU__IS_USER_CALLBACK(h->func);
+	struct rcu_head *b = rcu__load(&q->stub.next, RCU__RELAXED);
+	struct rcu_head *b_end = rcu__chain_end(b, rcu__load(&q->tail, RCU__RELAXED));
+	for (struct rcu_head *h = b_end ? b : NULL; h; h = h == b_end ? NULL : rcu__load(&h->next, RCU__RELAXED))
+		count += RCU__IS_USER_CALLBACK(h->func);
+	if (b_end)
+		rcu__store(&b_end->next, (struct rcu_head *)NULL, RCU__RELAXED);
+	else
+		rcu__store(&q->stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
+	rcu__store(&q->tail, b_end ? b_end : &q->stub, RCU__RELAXED);
+	/* Callbacks lost with another thread's unfinished call_rcu() no longer count as pending. */
+	rcu__store(&q->queued, rcu__load(&q->invoked, RCU__RELAXED) + count, RCU__RELAXED);
 }
 
 RCU__WEAK void RCU__SYM(child_fork)(void)
 {
-	struct rcu__state *gp = RCU__STATE;
+	struct rcu__state *s = RCU__STATE;
 	struct rcu__reader *self = rcu__self();
-	atomic_store_explicit(&gp->atfork_state, 2, memory_order_relaxed); /* we are its handler */
+	rcu__store(&s->atfork_state, RCU__INIT_READY, RCU__RELAXED); /* we are its handler */
 	/*
-	 * Threads other than this one are gone: so are their locks, sections and the worker. The
-	 * two locks prepare_fork took are this thread's, and it releases them as the parent does;
-	 * the two it did not take may have died with their holders, and start afresh.
+	 * Threads other than this one are gone: so are their locks, sections and the workers. The
+	 * locks prepare_fork took are this thread's, and it releases them as the parent does; the
+	 * ones it did not take may have died with their holders, and start afresh.
 	 */
-	pthread_mutex_unlock(&gp->word_lock);
-	pthread_mutex_unlock(&gp->registry_lock);
-	pthread_mutex_init(&gp->gp_lock, NULL);
-	pthread_mutex_init(&gp->cb_consumer, NULL);
-	pthread_cond_init(&gp->word_cond, NULL);
+	pthread_mutex_unlock(&s->word_lock);
+	pthread_mutex_unlock(&s->domains_lock);
+	pthread_mutex_unlock(&s->registry_lock);
+	pthread_cond_init(&s->word_cond, NULL);
 	/* Mend the links that threads caught between swap and link never stored (C1, C2). */
-	for (struct rcu__reader *r = gp->readers; r; r = r->next)
+	for (struct rcu__reader *r = s->readers; r; r = r->next)
 		if (r != self && r->enq_node)
-			rcu__child_mend(gp, r->enq_node, r->enq_prev);
-	gp->readers = self->registered ? self : NULL;
+			rcu__child_mend(r->enq_gp, r->enq_node, r->enq_prev);
+	s->readers = self->registered != RCU__REG_NONE ? self : NULL;
 	self->next = self->prev = NULL;
-	atomic_store_explicit(&gp->gp_futex, 0, memory_order_relaxed);
-	atomic_store_explicit(&gp->gp_done_waiters, 0, memory_order_relaxed);
-	atomic_store_explicit(&gp->worker_state, 0, memory_order_relaxed);
-	atomic_store_explicit(&gp->worker_sleeping, 0, memory_order_relaxed);
-	atomic_store_explicit(&gp->invoking, 0, memory_order_relaxed);
-	self->in_callback = 0;
+	rcu__store(&s->worker_state, RCU__WORKER_NONE, RCU__RELAXED);
+	rcu__store(&s->worker_sleeping, 0, RCU__RELAXED);
+	rcu__store(&s->invoking, 0, RCU__RELAXED);
+	rcu__store(&s->srcu_worker_state, RCU__WORKER_NONE, RCU__RELAXED);
+	rcu__store(&s->srcu_sleeping, 0, RCU__RELAXED);
+	rcu__store(&s->srcu_invoking, 0, RCU__RELAXED);
+	self->in_callback = RCU__CB_NONE;
+	bool keep_membarrier = true;
 #if RCU__MEMB_READER && RCU__HAVE_MEMBARRIER
-	if (atomic_load_explicit(&gp->use_membarrier, memory_order_relaxed) &&
+	if (rcu__load(&s->gp.use_membarrier, RCU__RELAXED) &&
 	    rcu__membarrier(RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
-		atomic_store_explicit(&gp->use_membarrier, 0, memory_order_relaxed); /* one thread: safe */
+		keep_membarrier = false;
 #endif
-	/* The worker's batch (from its first unstarted callback), then the queue. */
-	struct rcu__cbq *q = &gp->cbq;
-	struct rcu_head *a = atomic_load_explicit(&RCU__SYM(inflight).next, memory_order_relaxed);
-	struct rcu_head *a_end = rcu__chain_end(a, atomic_load_explicit(&RCU__SYM(inflight).last, memory_order_relaxed));
-	struct rcu_head *b = atomic_load_explicit(&q->stub.next, memory_order_relaxed);
-	if (b == a)
-		b = NULL;
-	struct rcu_head *b_end = rcu__chain_end(b, atomic_load_explicit(&q->tail, memory_order_relaxed));
-	if (a_end) {
-		atomic_store_explicit(&a_end->next, b, memory_order_relaxed);
-	} else {
-		a = b;
+	rcu__child_domain(&s->gp, keep_membarrier);
+	/*
+	 * The SRCU worker may have held domains on a list of its own when it vanished: rebuild the
+	 * work list from the live domains, so that each domain with work is on it exactly once.
+	 */
+	s->work = NULL;
+	for (struct rcu__gp *gp = s->domains; gp; gp = gp->live_next) {
+		rcu__child_domain(gp, keep_membarrier);
+		bool work = rcu__srcu_has_work(gp);
+		rcu__store(&gp->on_worklist, work ? 1 : 0, RCU__RELAXED);
+		if (work) {
+			gp->work_next = s->work;
+			s->work = gp;
+		}
 	}
-	struct rcu_head *end = b_end ? b_end : a_end;
-	uint64_t count = 0;
-	for (struct rcu_head *h = a; h; h = h == end ? NULL : atomic_load_explicit(&h->next, memory_order_relaxed))
-		count += RCU__IS_USER_CALLBACK(h->func);
-	if (end)
-		atomic_store_explicit(&end->next, NULL, memory_order_relaxed);
-	atomic_store_explicit(&q->stub.next, a, memory_order_relaxed);
-	atomic_store_explicit(&q->tail, end ? end : &q->stub, memory_order_relaxed);
-	atomic_store_explicit(&RCU__SYM(inflight).next, NULL, memory_order_relaxed);
-	atomic_store_explicit(&RCU__SYM(inflight).last, NULL, memory_order_relaxed);
-	/* Callbacks lost with another thread's unfinished call_rcu() no longer count as pending. */
-	atomic_store_explicit(&q->queued, atomic_load_explicit(&q->invoked, memory_order_relaxed) + count,
-			      memory_order_relaxed);
 }
 
 /* >>lists ------------------------------------------------------------------------------------- */
@@ -1859,7 +3182,7 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 
 /** struct rcu_list - a list head, or the link embedded in an entry (the kernel's list_head). */
 struct rcu_list {
-	struct rcu_list *_Atomic next;
+	struct rcu_list *next; /* (atomic) */
 	struct rcu_list *prev;
 };
 
@@ -1869,13 +3192,13 @@ struct rcu_list {
 /** rcu_list_init(head) - make head an empty list. Not while readers can reach it. */
 static inline void rcu_list_init(struct rcu_list *head)
 {
-	atomic_store_explicit(&head->next, head, memory_order_relaxed);
+	rcu__store(&head->next, head, RCU__RELAXED);
 	head->prev = head;
 }
 
 static inline void rcu__list_insert(struct rcu_list *n, struct rcu_list *prev, struct rcu_list *next)
 {
-	atomic_store_explicit(&n->next, next, memory_order_relaxed);
+	rcu__store(&n->next, next, RCU__RELAXED);
 	n->prev = prev;
 	rcu_assign_pointer(prev->next, n); /* L1: n (and the entry) before it is reachable */
 	next->prev = n;
@@ -1884,7 +3207,7 @@ static inline void rcu__list_insert(struct rcu_list *n, struct rcu_list *prev, s
 /** rcu_list_add(n, head) - insert n right after head (a stack). Updater, under its lock. */
 static inline void rcu_list_add(struct rcu_list *n, struct rcu_list *head)
 {
-	rcu__list_insert(n, head, atomic_load_explicit(&head->next, memory_order_relaxed));
+	rcu__list_insert(n, head, rcu__load(&head->next, RCU__RELAXED));
 }
 
 /** rcu_list_add_tail(n, head) - insert n right before head (a queue). Updater, under its lock. */
@@ -1901,28 +3224,28 @@ static inline void rcu_list_add_tail(struct rcu_list *n, struct rcu_list *head)
  */
 static inline void rcu_list_del(struct rcu_list *entry)
 {
-	struct rcu_list *next = atomic_load_explicit(&entry->next, memory_order_relaxed);
+	struct rcu_list *next = rcu__load(&entry->next, RCU__RELAXED);
 	/* L2: release, so a reader reaching next through this link sees it initialised (free on x86). */
 	rcu_assign_pointer(entry->prev->next, next);
 	next->prev = entry->prev;
-	entry->prev = RCU__LIST_POISON;
+	entry->prev = (struct rcu_list *)RCU__LIST_POISON;
 }
 
 /** rcu_list_replace(old, n) - put n where old is, atomically for readers. Updater, under its lock. */
 static inline void rcu_list_replace(struct rcu_list *old, struct rcu_list *n)
 {
-	struct rcu_list *next = atomic_load_explicit(&old->next, memory_order_relaxed);
-	atomic_store_explicit(&n->next, next, memory_order_relaxed);
+	struct rcu_list *next = rcu__load(&old->next, RCU__RELAXED);
+	rcu__store(&n->next, next, RCU__RELAXED);
 	n->prev = old->prev;
 	rcu_assign_pointer(n->prev->next, n); /* L1 */
 	next->prev = n;
-	old->prev = RCU__LIST_POISON;
+	old->prev = (struct rcu_list *)RCU__LIST_POISON;
 }
 
 /** rcu_list_empty(head) - does the list hold no entry? Callable by readers and updaters. */
 static inline bool rcu_list_empty(const struct rcu_list *head)
 {
-	return atomic_load_explicit(&head->next, memory_order_relaxed) == head;
+	return rcu__load(&head->next, RCU__RELAXED) == head;
 }
 
 /** rcu_list_entry(ptr, type, member) - the entry holding link ptr. */
@@ -1957,18 +3280,23 @@ static inline bool rcu_list_empty(const struct rcu_list *head)
 
 /** struct rcu_hlist_head / rcu_hlist_node - hash-bucket lists (the kernel's hlist). */
 struct rcu_hlist_node {
-	struct rcu_hlist_node *_Atomic next;
-	struct rcu_hlist_node *_Atomic *pprev; /* the link that points at this node */
+	struct rcu_hlist_node *next;   /* (atomic) */
+	struct rcu_hlist_node **pprev;  /* the link that points at this node */
 };
 struct rcu_hlist_head {
-	struct rcu_hlist_node *_Atomic first;
+	union {
+		struct rcu_hlist_node *first; /* (atomic) the first node, or NULL */
+		struct rcu_hlist_node *next;  /* the same link, by liburcu's name (cds_hlist_head) */
+	};
 };
 
+/** RCU_HLIST_HEAD_INIT - static initialiser of an empty bucket `struct rcu_hlist_head`. */
 #define RCU_HLIST_HEAD_INIT { NULL }
 
+/** rcu_hlist_init(h) - make h an empty bucket. Not while readers can reach it. */
 static inline void rcu_hlist_init(struct rcu_hlist_head *h)
 {
-	atomic_store_explicit(&h->first, NULL, memory_order_relaxed);
+	rcu__store(&h->first, (struct rcu_hlist_node *)NULL, RCU__RELAXED);
 }
 
 /** rcu_hlist_unhashed(n) - n is on no list (never added, or removed with rcu_hlist_del_init()). */
@@ -1980,8 +3308,8 @@ static inline bool rcu_hlist_unhashed(const struct rcu_hlist_node *n)
 /** rcu_hlist_add_head(n, h) - insert n first in bucket h. Updater, under its lock. */
 static inline void rcu_hlist_add_head(struct rcu_hlist_node *n, struct rcu_hlist_head *h)
 {
-	struct rcu_hlist_node *first = atomic_load_explicit(&h->first, memory_order_relaxed);
-	atomic_store_explicit(&n->next, first, memory_order_relaxed);
+	struct rcu_hlist_node *first = rcu__load(&h->first, RCU__RELAXED);
+	rcu__store(&n->next, first, RCU__RELAXED);
 	n->pprev = &h->first;
 	rcu_assign_pointer(h->first, n); /* L1 */
 	if (first)
@@ -1992,7 +3320,7 @@ static inline void rcu_hlist_add_head(struct rcu_hlist_node *n, struct rcu_hlist
 static inline void rcu_hlist_add_before(struct rcu_hlist_node *n, struct rcu_hlist_node *next)
 {
 	n->pprev = next->pprev;
-	atomic_store_explicit(&n->next, next, memory_order_relaxed);
+	rcu__store(&n->next, next, RCU__RELAXED);
 	rcu_assign_pointer(*n->pprev, n); /* L1 */
 	next->pprev = &n->next;
 }
@@ -2000,8 +3328,8 @@ static inline void rcu_hlist_add_before(struct rcu_hlist_node *n, struct rcu_hli
 /** rcu_hlist_add_behind(n, prev) - insert n after prev (which is on a list). Updater. */
 static inline void rcu_hlist_add_behind(struct rcu_hlist_node *n, struct rcu_hlist_node *prev)
 {
-	struct rcu_hlist_node *next = atomic_load_explicit(&prev->next, memory_order_relaxed);
-	atomic_store_explicit(&n->next, next, memory_order_relaxed);
+	struct rcu_hlist_node *next = rcu__load(&prev->next, RCU__RELAXED);
+	rcu__store(&n->next, next, RCU__RELAXED);
 	n->pprev = &prev->next;
 	rcu_assign_pointer(prev->next, n); /* L1 */
 	if (next)
@@ -2011,11 +3339,11 @@ static inline void rcu_hlist_add_behind(struct rcu_hlist_node *n, struct rcu_hli
 /** rcu_hlist_del(n) - unlink n; its forward link stays for readers on it. Updater. */
 static inline void rcu_hlist_del(struct rcu_hlist_node *n)
 {
-	struct rcu_hlist_node *next = atomic_load_explicit(&n->next, memory_order_relaxed);
-	atomic_store_explicit(n->pprev, next, memory_order_release); /* L2 */
+	struct rcu_hlist_node *next = rcu__load(&n->next, RCU__RELAXED);
+	rcu__store(n->pprev, next, RCU__RELEASE); /* L2 */
 	if (next)
 		next->pprev = n->pprev;
-	n->pprev = RCU__LIST_POISON;
+	n->pprev = (struct rcu_hlist_node **)RCU__LIST_POISON;
 }
 
 /** rcu_hlist_del_init(n) - rcu_hlist_del(), leaving n unhashed (its link may be added again after a grace period). */
@@ -2030,13 +3358,13 @@ static inline void rcu_hlist_del_init(struct rcu_hlist_node *n)
 /** rcu_hlist_replace(old, n) - put n where old is, atomically for readers. Updater. */
 static inline void rcu_hlist_replace(struct rcu_hlist_node *old, struct rcu_hlist_node *n)
 {
-	struct rcu_hlist_node *next = atomic_load_explicit(&old->next, memory_order_relaxed);
-	atomic_store_explicit(&n->next, next, memory_order_relaxed);
+	struct rcu_hlist_node *next = rcu__load(&old->next, RCU__RELAXED);
+	rcu__store(&n->next, next, RCU__RELAXED);
 	n->pprev = old->pprev;
 	rcu_assign_pointer(*n->pprev, n); /* L1 */
 	if (next)
 		next->pprev = &n->next;
-	old->pprev = RCU__LIST_POISON;
+	old->pprev = (struct rcu_hlist_node **)RCU__LIST_POISON;
 }
 
 /** rcu_hlist_entry(ptr, type, member) - the entry holding node ptr. */
@@ -2086,7 +3414,7 @@ static inline void rcu__thread_name(long tid, char *buf, size_t size)
 #endif
 }
 
-RCU__WEAK RCU__COLD void RCU__SYM(die)(const char *call, const char *rule)
+RCU__WEAK RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule)
 {
 	char name[32];
 	long tid = rcu__gettid();
@@ -2105,13 +3433,14 @@ RCU__WEAK RCU__COLD void RCU__SYM(die)(const char *call, const char *rule)
 /* The outermost rcu_read_lock() under RCU_DEBUG: is the thread a reader? where does it begin? */
 RCU__WEAK void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line)
 {
+	/* A thread adopted into the registry (a callback helper, say) is seen by grace periods too. */
 #if defined(RCU_FLAVOUR_QSBR)
-	RCU__CHECK(r->registered == 1, "rcu_read_lock()",
+	RCU__CHECK(r->registered != RCU__REG_NONE, "rcu_read_lock()",
 		"the thread is not registered: call rcu_register_thread() first, or grace periods will not wait for it");
-	RCU__CHECK(atomic_load_explicit(&r->seq, memory_order_relaxed) != 0, "rcu_read_lock()",
+	RCU__CHECK(rcu__load(&r->seq, RCU__RELAXED) != 0, "rcu_read_lock()",
 		"the thread is offline: call rcu_thread_online() first, or grace periods will not wait for it");
 #elif !defined(RCU_FLAVOUR_BP)
-	RCU__CHECK(r->registered == 1, "rcu_read_lock()",
+	RCU__CHECK(r->registered != RCU__REG_NONE, "rcu_read_lock()",
 		"the thread is not registered: call rcu_register_thread() first, or grace periods will not wait for it");
 #endif
 #if defined(RCU_DEBUG)
@@ -2125,19 +3454,44 @@ RCU__WEAK void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, in
 #endif
 }
 
-/* RCU_STALL_TIMEOUT_MS: which readers hold grace period `target` up, printed once per stall. */
-RCU__WEAK RCU__COLD void RCU__SYM(report_stall)(struct rcu__state *gp, uint64_t target, uint64_t waited_ns)
+/* RCU_STALL_TIMEOUT_MS: which readers hold grace period `target` of gp up, printed once per stall. */
+RCU__WEAK RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns)
 {
+	struct rcu__state *s = gp->owner;
 	uint64_t now = rcu__now_ns();
 	(void)now;
-	pthread_mutex_lock(&gp->registry_lock);
-	fprintf(stderr, "rcu.h: stall: grace period %llu (" RCU__FNAME ") has waited %llu ms for:\n",
-		(unsigned long long)target, (unsigned long long)(waited_ns / 1000000));
-	for (struct rcu__reader *r = gp->readers; r; r = r->next) {
-		uint64_t seq = atomic_load_explicit(&r->seq, memory_order_acquire);
+	pthread_mutex_lock(&s->registry_lock);
+	if (gp->kind == RCU__GP_SRCU)
+		fprintf(stderr, "rcu.h: stall: grace period %llu of SRCU domain \"%s\" (" RCU_FLAVOUR_NAME ") has waited %llu ms for:\n",
+			(unsigned long long)target, gp->name, (unsigned long long)(waited_ns / 1000000));
+	else
+		fprintf(stderr, "rcu.h: stall: grace period %llu (" RCU_FLAVOUR_NAME ") has waited %llu ms for:\n",
+			(unsigned long long)target, (unsigned long long)(waited_ns / 1000000));
+	for (struct rcu__reader *r = s->readers; r; r = r->next) {
+		char name[32];
+		if (gp->kind == RCU__GP_SRCU) {
+			for (int k = 0; k < RCU_SRCU_NESTING; k++) {
+				struct rcu__srcu_slot *sl = &r->srcu[k];
+				uint64_t seq = rcu__load(&sl->seq, RCU__ACQUIRE);
+				if (seq == 0 || seq >= target || rcu__load(&sl->gp, RCU__RELAXED) != gp)
+					continue;
+				rcu__thread_name(r->tid, name, sizeof name);
+#if defined(RCU_DEBUG)
+				if (sl->section_file) {
+					fprintf(stderr, "rcu.h: stall:   thread %ld \"%s\", in srcu_read_lock(%s) begun at %s:%d %llu ms ago\n",
+						r->tid, name, gp->name, sl->section_file, sl->section_line,
+						(unsigned long long)((now - sl->section_start_ns) / 1000000));
+					continue;
+				}
+#endif
+				fprintf(stderr, "rcu.h: stall:   thread %ld \"%s\", in srcu_read_lock(%s) begun before the grace period\n",
+					r->tid, name, gp->name);
+			}
+			continue;
+		}
+		uint64_t seq = rcu__load(&r->seq, RCU__ACQUIRE);
 		if (seq == 0 || seq >= target)
 			continue;
-		char name[32];
 		rcu__thread_name(r->tid, name, sizeof name);
 #if defined(RCU_DEBUG) && !defined(RCU_FLAVOUR_QSBR)
 		if (r->section_file)
@@ -2154,15 +3508,193 @@ RCU__WEAK RCU__COLD void RCU__SYM(report_stall)(struct rcu__state *gp, uint64_t 
 #endif
 			);
 	}
-	pthread_mutex_unlock(&gp->registry_lock);
+	pthread_mutex_unlock(&s->registry_lock);
 	fflush(stderr);
+}
+
+/*
+ * Per-program settings: the first unit loaded records its settings in the state (a copy: a
+ * plugin's record disappears with dlclose()); every later unit must match, or the program stops
+ * here, before the unit's code can touch a state laid out or driven differently. Units are
+ * checked by their constructors, which the loader runs one at a time.
+ */
+struct rcu__config_ref {
+	int32_t state; /* (atomic) enum rcu__init_state */
+	struct rcu__config cfg;
+	char unit[160];
+	char free_call[96];
+};
+extern struct rcu__config_ref RCU__SYM(config_ref);
+RCU__WEAK struct rcu__config_ref RCU__SYM(config_ref);
+
+RCU__WEAK RCU__COLD void RCU__SYM(config_mismatch)(const char *macro, const char *mine, const char *unit,
+						   const char *theirs, const char *their_unit)
+{
+	fprintf(stderr,
+		"rcu.h: configuration mismatch in the " RCU_FLAVOUR_NAME " flavour: %s is %s in %s but %s in %s, "
+		"loaded before it; every translation unit of a program must set the per-program macros "
+		"alike (the list is in rcu.h's >>doc block)\n",
+		macro, mine, unit, theirs, their_unit);
+	fflush(stderr);
+	abort();
+}
+
+static inline void rcu__config_value(char *buf, size_t size, bool flag, int64_t v)
+{
+	if (flag)
+		snprintf(buf, size, "%s", v ? "defined" : "not defined");
+	else
+		snprintf(buf, size, "%lld", (long long)v);
+}
+
+RCU__WEAK void RCU__SYM(check_config)(struct rcu__state *s, const struct rcu__config *c)
+{
+	(void)s;
+	struct rcu__config_ref *ref = &RCU__SYM(config_ref);
+	int32_t none = RCU__INIT_NONE;
+	if (rcu__cas(&ref->state, &none, RCU__INIT_RUNNING, RCU__ACQ_REL, RCU__ACQUIRE)) {
+		ref->cfg = *c;
+		snprintf(ref->unit, sizeof ref->unit, "%s", c->unit);
+		snprintf(ref->free_call, sizeof ref->free_call, "%s", c->free_call);
+		ref->cfg.unit = ref->unit;
+		ref->cfg.free_call = ref->free_call;
+		rcu__store(&ref->state, RCU__INIT_READY, RCU__RELEASE);
+		return;
+	}
+	while (rcu__load(&ref->state, RCU__ACQUIRE) != RCU__INIT_READY)
+		sched_yield();
+	const struct rcu__config *r = &ref->cfg;
+	const struct {
+		const char *macro;
+		bool flag;
+		int64_t mine, theirs;
+	} fields[] = {
+		{ "RCU_DEBUG", true, c->debug, r->debug },
+		{ "RCU_DEBUG_DELAY", true, c->debug_delay, r->debug_delay },
+		{ "RCU_NO_MEMBARRIER", true, c->no_membarrier, r->no_membarrier },
+		{ "RCU_NO_FUTEX", true, c->no_futex, r->no_futex },
+		{ "RCU_C11_FENCES", true, c->c11_fences, r->c11_fences },
+		{ "RCU_CACHE_LINE", false, c->cache_line, r->cache_line },
+		{ "RCU_SRCU_NESTING", false, c->srcu_nesting, r->srcu_nesting },
+		{ "RCU_CALLBACK_HIGH_WATER", false, c->callback_high_water, r->callback_high_water },
+		{ "RCU_STALL_TIMEOUT_MS", false, c->stall_timeout_ms, r->stall_timeout_ms },
+		{ "RCU_SPIN_SCANS", false, c->spin_scans, r->spin_scans },
+	};
+	char mine[64], theirs[64];
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		if (fields[i].mine == fields[i].theirs)
+			continue;
+		rcu__config_value(mine, sizeof mine, fields[i].flag, fields[i].mine);
+		rcu__config_value(theirs, sizeof theirs, fields[i].flag, fields[i].theirs);
+		RCU__SYM(config_mismatch)(fields[i].macro, mine, c->unit, theirs, r->unit);
+	}
+	if (strcmp(c->free_call, r->free_call) != 0)
+		RCU__SYM(config_mismatch)("RCU_FREE(p)", c->free_call, c->unit, r->free_call, r->unit);
+}
+
+/*
+ * Split state: two live copies of this flavour's state in one process (a plugin whose host does
+ * not export the state, say): grace periods of one do not wait for readers of the other. Each
+ * copy, when it is set up, looks through the writable data of every loaded object for live
+ * copies (the magic number followed by a pointer to itself) and reports a second one. RCU_DEBUG
+ * builds always look; release builds only when the environment variable RCU_CHECK_STATE is set
+ * (one getenv() at set-up otherwise). Linux only (dl_iterate_phdr, reached through a weak alias
+ * so that no feature macro and no -ldl is needed).
+ */
+#if defined(__linux__)
+#if UINTPTR_MAX > 0xffffffffu
+struct rcu__phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+#else
+struct rcu__phdr {
+	uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align;
+};
+#endif
+struct rcu__dl_info {
+	uintptr_t addr;
+	const char *name;
+	const struct rcu__phdr *phdr;
+	uint16_t phnum;
+};
+extern int rcu__dl_iterate_phdr(int (*cb)(struct rcu__dl_info *, size_t, void *), void *data) __asm__("dl_iterate_phdr")
+	__attribute__((weak));
+
+struct rcu__copies {
+	int n;
+	const void *at[4];
+	char object[4][160];
+};
+
+/* It reads whole data segments, padding and sanitizer redzones included: not instrumented. */
+__attribute__((no_sanitize_address, no_sanitize("thread"), no_sanitize("undefined")))
+static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *arg)
+{
+	struct rcu__copies *c = (struct rcu__copies *)arg;
+	(void)size;
+	for (uint16_t i = 0; i < info->phnum; i++) {
+		const struct rcu__phdr *ph = &info->phdr[i];
+		if (ph->type != 1 /* PT_LOAD */ || !(ph->flags & 2 /* PF_W */))
+			continue;
+		uintptr_t lo = (info->addr + (uintptr_t)ph->vaddr + 7) & ~(uintptr_t)7;
+		uintptr_t hi = info->addr + (uintptr_t)ph->vaddr + (uintptr_t)ph->filesz;
+		for (uintptr_t p = lo; p + 2 * sizeof(uint64_t) <= hi; p += sizeof(uint64_t)) {
+			const struct rcu__state *st = (const struct rcu__state *)p;
+			if (st->magic != RCU__STATE_MAGIC || st->self != st || c->n == 4)
+				continue;
+			c->at[c->n] = st;
+			if (info->name && info->name[0])
+				snprintf(c->object[c->n], sizeof c->object[0], "%s", info->name);
+			else if (readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)
+				snprintf(c->object[c->n], sizeof c->object[0], "the executable");
+			c->n++;
+		}
+	}
+	return 0;
+}
+#endif
+
+RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s)
+{
+#if defined(__linux__) && !defined(RCU_MODEL_SELF)
+	if (!RCU__CFG_DEBUG && !getenv("RCU_CHECK_STATE"))
+		return;
+	if (!rcu__dl_iterate_phdr)
+		return;
+	struct rcu__copies c;
+	memset(&c, 0, sizeof c);
+	rcu__dl_iterate_phdr(rcu__copies_in, &c);
+	if (c.n < 2)
+		return;
+	int mine = -1, other = -1;
+	for (int i = 0; i < c.n; i++) {
+		if (c.at[i] == s)
+			mine = i;
+		else if (other < 0)
+			other = i;
+	}
+	if (mine < 0 || other < 0)
+		return;
+	fprintf(stderr,
+		"rcu.h: split state: this process has %d live copies of the " RCU_FLAVOUR_NAME
+		" flavour's state, %p in %s and %p in %s (set up now): grace periods of one do not wait "
+		"for readers of the other. Let them share one: link the executable with -rdynamic (or "
+		"-Wl,--dynamic-list listing rcu__*), or dlopen() shared objects that include rcu.h with "
+		"RTLD_GLOBAL, and export rcu__* from shared libraries (no -Bsymbolic; rcu__*; in the "
+		"global: list of a version script) (see docs/linking.md)\n",
+		c.n, c.at[other], c.object[other], c.at[mine], c.object[mine]);
+	fflush(stderr);
+#else
+	(void)s;
+#endif
 }
 
 #if defined(RCU_DEBUG_DELAY)
 /* Random delays in the racy windows: spin up to a few microseconds, now and then yield. */
 RCU__WEAK void RCU__SYM(debug_delay)(void)
 {
-	static _Thread_local uint64_t state;
+	static RCU__THREAD_LOCAL uint64_t state;
 	if (!state)
 		state = (uint64_t)rcu__gettid() * 0x9e3779b97f4a7c15u + rcu__now_ns();
 	state ^= state << 13;
@@ -2175,5 +3707,530 @@ RCU__WEAK void RCU__SYM(debug_delay)(void)
 		rcu__cpu_relax();
 }
 #endif
+
+RCU__EXTERN_C_END
+
+/* >>cxx --------------------------------------------------------------------------------------- */
+
+/*
+ * C++ only. The C API above is the same in C++ (same names, same state as the C units of the
+ * program). On top of it, in namespace rcu:
+ *   rcu_read_guard, srcu_read_guard   scoped sections (RAII)
+ *   rcu_domain, rcu_default_domain()  the C++26 <rcu> domain: Cpp17Lockable (lock, try_lock,
+ *                                     unlock), so std::scoped_lock works; also a view onto an SRCU
+ *                                     domain, and srcu_domain owns one
+ *   rcu_obj_base<T, D>, rcu_retire(), rcu_synchronize(), rcu_barrier()   the rest of C++26 <rcu>
+ * so that code written against P2545 compiles with `namespace stdx = rcu;` (or a using
+ * declaration) today and moves to std:: later.
+ */
+#if defined(__cplusplus)
+
+/* A null callback does not compile (C has _Generic for this; C++ has deleted overloads). */
+void call_rcu(struct rcu_head *head, std::nullptr_t func) = delete;
+void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, std::nullptr_t func) = delete;
+
+namespace rcu {
+
+/**
+ * rcu::rcu_read_guard - a read-side section of the default domain for the guard's lifetime.
+ */
+class rcu_read_guard {
+public:
+	rcu_read_guard() noexcept
+	{
+		::rcu_read_lock();
+	}
+	~rcu_read_guard()
+	{
+		::rcu_read_unlock();
+	}
+	rcu_read_guard(const rcu_read_guard &) = delete;
+	rcu_read_guard &operator=(const rcu_read_guard &) = delete;
+};
+
+/**
+ * rcu::srcu_read_guard - a read-side section of an SRCU domain for the guard's lifetime.
+ */
+class srcu_read_guard {
+public:
+	explicit srcu_read_guard(struct srcu_struct &ssp) noexcept : ssp_(&ssp), idx_(::srcu_read_lock(&ssp))
+	{
+	}
+	~srcu_read_guard()
+	{
+		::srcu_read_unlock(ssp_, idx_);
+	}
+	srcu_read_guard(const srcu_read_guard &) = delete;
+	srcu_read_guard &operator=(const srcu_read_guard &) = delete;
+
+private:
+	struct srcu_struct *ssp_;
+	int idx_;
+};
+
+/**
+ * rcu::rcu_domain - C++26's rcu_domain: the default domain (rcu_default_domain()), or a view onto
+ * an SRCU domain (rcu_domain(srcu_struct &)).
+ *
+ * Cpp17Lockable: lock() begins a read-side section, unlock() ends it, try_lock() is lock() and
+ * returns true. For an SRCU domain, unlock() finds the thread's section of that domain itself.
+ */
+class rcu_domain {
+public:
+	explicit rcu_domain(struct srcu_struct &ssp) noexcept : srcu_(&ssp)
+	{
+	}
+	rcu_domain(const rcu_domain &) = delete;
+	rcu_domain &operator=(const rcu_domain &) = delete;
+
+	void lock() noexcept
+	{
+		if (srcu_)
+			(void)::srcu_read_lock(srcu_);
+		else
+			::rcu_read_lock();
+	}
+	bool try_lock() noexcept
+	{
+		lock();
+		return true;
+	}
+	void unlock() noexcept
+	{
+		if (!srcu_) {
+			::rcu_read_unlock();
+			return;
+		}
+		struct rcu__reader *r = rcu__self();
+		for (int k = 0; k < RCU_SRCU_NESTING; k++)
+			if (r->srcu[k].gp == &srcu_->gp && r->srcu[k].seq != 0) {
+				::srcu_read_unlock(srcu_, k);
+				return;
+			}
+		::srcu_read_unlock(srcu_, -1); /* no section: RCU_DEBUG reports it */
+	}
+	/** The SRCU domain this views, or nullptr for the default domain. */
+	struct srcu_struct *srcu() const noexcept
+	{
+		return srcu_;
+	}
+	void synchronize() noexcept
+	{
+		if (srcu_)
+			::synchronize_srcu(srcu_);
+		else
+			::synchronize_rcu();
+	}
+	void barrier() noexcept
+	{
+		if (srcu_)
+			::srcu_barrier(srcu_);
+		else
+			::rcu_barrier();
+	}
+	void call(struct rcu_head *head, void (*func)(struct rcu_head *)) noexcept
+	{
+		if (srcu_)
+			::call_srcu(srcu_, head, func);
+		else
+			::call_rcu(head, func);
+	}
+
+protected:
+	constexpr explicit rcu_domain(struct srcu_struct *ssp) noexcept : srcu_(ssp)
+	{
+	}
+
+private:
+	friend rcu_domain &rcu_default_domain() noexcept;
+	struct srcu_struct *srcu_;
+};
+
+/** rcu::rcu_default_domain() - the default domain (constant-initialised: no guard, no constructor). */
+inline rcu_domain &rcu_default_domain() noexcept
+{
+	static rcu_domain d(static_cast<struct srcu_struct *>(nullptr));
+	return d;
+}
+
+/**
+ * rcu::srcu_domain - an rcu_domain that owns its SRCU domain: init_srcu_struct() on construction,
+ * cleanup_srcu_struct() on destruction.
+ */
+class srcu_domain : public rcu_domain {
+public:
+	explicit srcu_domain(const char *name = "srcu_domain") noexcept : rcu_domain(&ssp_)
+	{
+		rcu__init_srcu_named(&ssp_, name);
+	}
+	~srcu_domain()
+	{
+		::cleanup_srcu_struct(&ssp_);
+	}
+	struct srcu_struct &srcu_struct() noexcept
+	{
+		return ssp_;
+	}
+
+private:
+	struct ::srcu_struct ssp_;
+};
+
+/** rcu::rcu_synchronize(dom) - wait for a grace period of dom (C++26). */
+inline void rcu_synchronize(rcu_domain &dom = rcu_default_domain()) noexcept
+{
+	dom.synchronize();
+}
+
+/** rcu::rcu_barrier(dom) - wait for the callbacks queued on dom (C++26). */
+inline void rcu_barrier(rcu_domain &dom = rcu_default_domain()) noexcept
+{
+	dom.barrier();
+}
+
+/**
+ * rcu::rcu_obj_base<T, D> - C++26's base for objects retired through RCU: derive T from it, and
+ * obj->retire() deletes obj with D after a grace period of the domain.
+ */
+template <class T, class D = std::default_delete<T>> class rcu_obj_base {
+public:
+	void retire(D d = D(), rcu_domain &dom = rcu_default_domain()) noexcept
+	{
+		deleter_ = std::move(d);
+		dom.call(&head_, &rcu_obj_base::reclaim);
+	}
+
+protected:
+	rcu_obj_base() = default;
+	rcu_obj_base(const rcu_obj_base &) = default;
+	rcu_obj_base(rcu_obj_base &&) = default;
+	rcu_obj_base &operator=(const rcu_obj_base &) = default;
+	rcu_obj_base &operator=(rcu_obj_base &&) = default;
+	~rcu_obj_base() = default;
+
+private:
+	static void reclaim(struct rcu_head *head) noexcept
+	{
+		/* head_ is the first member of this standard-layout base: the addresses coincide. */
+		rcu_obj_base *base = reinterpret_cast<rcu_obj_base *>(head);
+		D d = std::move(base->deleter_);
+		d(static_cast<T *>(base));
+	}
+	struct rcu_head head_ = {};
+	D deleter_ = D();
+};
+
+namespace detail {
+template <class T, class D> struct retire_node {
+	struct rcu_head head;
+	T *p;
+	D d;
+	static void reclaim(struct rcu_head *h) noexcept
+	{
+		retire_node *n = reinterpret_cast<retire_node *>(h);
+		n->d(n->p);
+		delete n;
+	}
+};
+} /* namespace detail */
+
+/**
+ * rcu::rcu_retire(p, d, dom) - delete p with d after a grace period of dom (C++26).
+ *
+ * Allocates a small node (nothrow); if that fails it waits for the grace period and deletes at once.
+ */
+template <class T, class D = std::default_delete<T>>
+void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcept
+{
+	auto *n = new (std::nothrow) detail::retire_node<T, D>{ {}, p, std::move(d) };
+	if (!n) {
+		dom.synchronize();
+		d(p);
+		return;
+	}
+	dom.call(&n->head, &detail::retire_node<T, D>::reclaim);
+}
+
+} /* namespace rcu */
+
+#endif /* __cplusplus */
+
+/* >>names ------------------------------------------------------------------------------------- */
+
+/*
+ * Opt-in names, so that code written for liburcu or the kernel builds by changing the include
+ * (and defining one macro). Each is defined in terms of the API above: no other semantics, no
+ * state of its own. docs/api.md's porting sections list every name, mapped or left out and why.
+ */
+#if defined(RCU_LIBURCU_NAMES)
+
+/* urcu/compiler.h, urcu/arch.h, urcu/system.h, urcu/uatomic.h: the common part. */
+#define caa_container_of(ptr, type, member) rcu_container_of(ptr, type, member)
+#define CAA_ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#define caa_likely(x) RCU__LIKELY(x)
+#define caa_unlikely(x) RCU__UNLIKELY(x)
+#define caa_cpu_relax() rcu__cpu_relax()
+#define cmm_barrier() rcu__fence_compiler()
+#define cmm_smp_mb() rcu__fence_full()
+#define cmm_smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define cmm_smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define CMM_LOAD_SHARED(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define CMM_STORE_SHARED(x, v) \
+	__extension__({ \
+		__typeof__(x) rcu__shared = (v); \
+		__atomic_store_n(&(x), rcu__shared, __ATOMIC_RELAXED); \
+		rcu__shared; \
+	})
+#define uatomic_read(addr) __atomic_load_n((addr), __ATOMIC_RELAXED)
+#define uatomic_set(addr, v) __atomic_store_n((addr), (v), __ATOMIC_RELAXED)
+#define uatomic_add(addr, v) ((void)__atomic_fetch_add((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_sub(addr, v) ((void)__atomic_fetch_sub((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_inc(addr) uatomic_add((addr), 1)
+#define uatomic_dec(addr) uatomic_sub((addr), 1)
+#define uatomic_and(addr, v) ((void)__atomic_fetch_and((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_or(addr, v) ((void)__atomic_fetch_or((addr), (v), __ATOMIC_RELAXED))
+#define uatomic_add_return(addr, v) __atomic_add_fetch((addr), (v), __ATOMIC_SEQ_CST)
+#define uatomic_sub_return(addr, v) __atomic_sub_fetch((addr), (v), __ATOMIC_SEQ_CST)
+#define uatomic_xchg(addr, v) __atomic_exchange_n((addr), (v), __ATOMIC_SEQ_CST)
+#define uatomic_cmpxchg(addr, old, v) \
+	__extension__({ \
+		__typeof__(*(addr)) rcu__old = (old); \
+		__atomic_compare_exchange_n((addr), &rcu__old, (v), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+		rcu__old; \
+	})
+#define cmm_smp_mb__before_uatomic_add() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_add() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_inc() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_inc() cmm_smp_mb()
+#define cmm_smp_mb__before_uatomic_dec() cmm_smp_mb()
+#define cmm_smp_mb__after_uatomic_dec() cmm_smp_mb()
+
+/* urcu/list.h (updaters, under their lock) and urcu/rculist.h: struct cds_list_head is struct rcu_list. */
+#define cds_list_head rcu_list
+#define CDS_LIST_HEAD_INIT(name) RCU_LIST_HEAD_INIT(name)
+#define CDS_LIST_HEAD(name) struct rcu_list name = RCU_LIST_HEAD_INIT(name)
+#define CDS_INIT_LIST_HEAD(ptr) rcu_list_init(ptr)
+#define cds_list_add(newp, head) rcu_list_add((newp), (head))
+#define cds_list_add_tail(newp, head) rcu_list_add_tail((newp), (head))
+#define cds_list_del(elem) rcu_list_del(elem)
+#define cds_list_del_init(elem) (rcu_list_del(elem), rcu_list_init(elem))
+#define cds_list_move(elem, head) (rcu_list_del(elem), rcu_list_add((elem), (head)))
+#define cds_list_replace(old, newp) rcu_list_replace((old), (newp))
+#define cds_list_empty(head) rcu_list_empty(head)
+#define cds_list_entry(ptr, type, member) rcu_list_entry(ptr, type, member)
+#define cds_list_first_entry(ptr, type, member) rcu_list_entry((ptr)->next, type, member)
+#define cds_list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = (pos)->next)
+#define cds_list_for_each_prev(pos, head) for (pos = (head)->prev; pos != (head); pos = (pos)->prev)
+#define cds_list_for_each_safe(pos, p, head) \
+	for (pos = (head)->next, p = (pos)->next; pos != (head); pos = p, p = (pos)->next)
+#define cds_list_for_each_entry(pos, head, member) rcu_list_for_each_entry_locked(pos, head, member)
+#define cds_list_for_each_entry_reverse(pos, head, member) \
+	for (pos = rcu_list_entry((head)->prev, __typeof__(*(pos)), member); &(pos)->member != (head); \
+	     pos = rcu_list_entry((pos)->member.prev, __typeof__(*(pos)), member))
+#define cds_list_for_each_entry_safe(pos, p, head, member) rcu_list_for_each_entry_safe(pos, p, head, member)
+#define cds_list_add_rcu(newp, head) rcu_list_add((newp), (head))
+#define cds_list_add_tail_rcu(newp, head) rcu_list_add_tail((newp), (head))
+#define cds_list_replace_rcu(old, newp) rcu_list_replace((old), (newp))
+#define cds_list_del_rcu(elem) rcu_list_del(elem)
+#define cds_list_for_each_rcu(pos, head) \
+	for (pos = rcu_dereference((head)->next); pos != (head); pos = rcu_dereference((pos)->next))
+#define cds_list_for_each_entry_rcu(pos, head, member) rcu_list_for_each_entry(pos, head, member)
+
+/* urcu/hlist.h and urcu/rcuhlist.h: a bucket is struct rcu_hlist_head (its `next` is the first node). */
+#define cds_hlist_head rcu_hlist_head
+#define cds_hlist_node rcu_hlist_node
+#define CDS_INIT_HLIST_HEAD(ptr) rcu_hlist_init(ptr)
+#define cds_hlist_entry(ptr, type, member) rcu_hlist_entry(ptr, type, member)
+#define cds_hlist_add_head(newp, head) rcu_hlist_add_head((newp), (head))
+#define cds_hlist_del(elem) rcu_hlist_del(elem)
+#define cds_hlist_add_head_rcu(newp, head) rcu_hlist_add_head((newp), (head))
+#define cds_hlist_del_rcu(elem) rcu_hlist_del(elem)
+#define cds_hlist_for_each(pos, head) for (pos = (head)->first; pos; pos = (pos)->next)
+#define cds_hlist_for_each_safe(pos, p, head) \
+	for (pos = (head)->first; pos && ((p = (pos)->next), 1); pos = p)
+#define cds_hlist_for_each_rcu(pos, head) \
+	for (pos = rcu_dereference((head)->first); pos; pos = rcu_dereference((pos)->next))
+#define cds_hlist_for_each_entry(entry, pos, head, member) \
+	for (pos = (head)->first; pos && ((entry = rcu_hlist_entry(pos, __typeof__(*(entry)), member)), 1); \
+	     pos = (pos)->next)
+#define cds_hlist_for_each_entry_safe(entry, pos, p, head, member) \
+	for (pos = (head)->first; \
+	     pos && ((p = (pos)->next), (entry = rcu_hlist_entry(pos, __typeof__(*(entry)), member)), 1); pos = p)
+#define cds_hlist_for_each_entry_rcu(entry, pos, head, member) \
+	for (pos = rcu_dereference((head)->first); \
+	     pos && ((entry = rcu_hlist_entry(pos, __typeof__(*(entry)), member)), 1); pos = rcu_dereference((pos)->next))
+#define cds_hlist_for_each_entry_2(entry, head, member) rcu_hlist_for_each_entry_locked(entry, head, member)
+#define cds_hlist_for_each_entry_safe_2(entry, e, head, member) rcu_hlist_for_each_entry_safe(entry, e, head, member)
+#define cds_hlist_for_each_entry_rcu_2(entry, head, member) rcu_hlist_for_each_entry(entry, head, member)
+
+/* urcu/defer.h: defer_rcu(fct, p) calls fct(p) after a grace period (see docs/api.md). */
+struct rcu__defer {
+	struct rcu_head head;
+	void (*fct)(void *p);
+	void *p;
+};
+static inline void rcu__defer_run(struct rcu_head *head)
+{
+	struct rcu__defer *d = rcu_container_of(head, struct rcu__defer, head);
+	d->fct(d->p);
+	free(d);
+}
+/**
+ * defer_rcu(fct, p) - liburcu's: call fct(p) after a grace period. Outside read-side sections
+ * (it may wait for a grace period: when its node cannot be allocated it synchronizes and calls
+ * fct(p) at once). Callbacks run on the callback worker, as call_rcu()'s.
+ */
+static inline void defer_rcu(void (*fct)(void *p), void *p)
+{
+	struct rcu__defer *d = (struct rcu__defer *)malloc(sizeof *d);
+	if (!d) {
+		synchronize_rcu();
+		fct(p);
+		return;
+	}
+	d->fct = fct;
+	d->p = p;
+	call_rcu(&d->head, rcu__defer_run);
+}
+#define rcu_defer_register_thread() ((void)0)
+#define rcu_defer_unregister_thread() ((void)0)
+#define rcu_defer_barrier() rcu_barrier()
+#define rcu_defer_barrier_thread() rcu_barrier()
+#define rcu_init() ((void)0)
+
+/* liburcu's polled grace periods take a struct; the flavour-prefixed names below use it. */
+struct urcu_gp_poll_state {
+	unsigned long grace_period_id;
+};
+static inline struct urcu_gp_poll_state rcu__urcu_start_poll(void)
+{
+	struct urcu_gp_poll_state s;
+	s.grace_period_id = (unsigned long)start_poll_synchronize_rcu();
+	return s;
+}
+static inline bool rcu__urcu_poll_state(struct urcu_gp_poll_state s)
+{
+	return poll_state_synchronize_rcu((uint64_t)s.grace_period_id);
+}
+
+/* The flavour-prefixed API (urcu-<flavour>.h), for the flavour chosen. */
+#if defined(RCU_FLAVOUR_QSBR)
+#define urcu_qsbr_read_lock rcu_read_lock
+#define urcu_qsbr_read_unlock rcu_read_unlock
+#define urcu_qsbr_read_ongoing rcu_read_ongoing
+#define urcu_qsbr_quiescent_state rcu_quiescent_state
+#define urcu_qsbr_thread_offline rcu_thread_offline
+#define urcu_qsbr_thread_online rcu_thread_online
+#define urcu_qsbr_register_thread rcu_register_thread
+#define urcu_qsbr_unregister_thread rcu_unregister_thread
+#define urcu_qsbr_synchronize_rcu synchronize_rcu
+#define urcu_qsbr_call_rcu call_rcu
+#define urcu_qsbr_barrier rcu_barrier
+#define urcu_qsbr_defer_rcu defer_rcu
+#define urcu_qsbr_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_qsbr_poll_state_synchronize_rcu rcu__urcu_poll_state
+#elif defined(RCU_FLAVOUR_MEMB)
+#define urcu_memb_read_lock rcu_read_lock
+#define urcu_memb_read_unlock rcu_read_unlock
+#define urcu_memb_read_ongoing rcu_read_ongoing
+#define urcu_memb_register_thread rcu_register_thread
+#define urcu_memb_unregister_thread rcu_unregister_thread
+#define urcu_memb_synchronize_rcu synchronize_rcu
+#define urcu_memb_call_rcu call_rcu
+#define urcu_memb_barrier rcu_barrier
+#define urcu_memb_defer_rcu defer_rcu
+#define urcu_memb_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_memb_poll_state_synchronize_rcu rcu__urcu_poll_state
+#elif defined(RCU_FLAVOUR_MB)
+#define urcu_mb_read_lock rcu_read_lock
+#define urcu_mb_read_unlock rcu_read_unlock
+#define urcu_mb_read_ongoing rcu_read_ongoing
+#define urcu_mb_register_thread rcu_register_thread
+#define urcu_mb_unregister_thread rcu_unregister_thread
+#define urcu_mb_synchronize_rcu synchronize_rcu
+#define urcu_mb_call_rcu call_rcu
+#define urcu_mb_barrier rcu_barrier
+#define urcu_mb_defer_rcu defer_rcu
+#define urcu_mb_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_mb_poll_state_synchronize_rcu rcu__urcu_poll_state
+#else
+#define urcu_bp_read_lock rcu_read_lock
+#define urcu_bp_read_unlock rcu_read_unlock
+#define urcu_bp_read_ongoing rcu_read_ongoing
+#define urcu_bp_register_thread rcu_register_thread
+#define urcu_bp_unregister_thread rcu_unregister_thread
+#define urcu_bp_register rcu_register_thread
+#define urcu_bp_synchronize_rcu synchronize_rcu
+#define urcu_bp_call_rcu call_rcu
+#define urcu_bp_barrier rcu_barrier
+#define urcu_bp_defer_rcu defer_rcu
+#define urcu_bp_start_poll_synchronize_rcu rcu__urcu_start_poll
+#define urcu_bp_poll_state_synchronize_rcu rcu__urcu_poll_state
+#endif
+#endif /* RCU_LIBURCU_NAMES */
+
+#if defined(RCU_KERNEL_NAMES)
+/* Kernel code's unprefixed names (include/linux/rculist.h, rcupdate.h, compiler.h, barrier.h). */
+#define kfree_rcu(ptr, field) rcu_free(ptr, field)
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) \
+	__extension__({ \
+		__typeof__(x) rcu__once = (v); \
+		__atomic_store_n(&(x), rcu__once, __ATOMIC_RELAXED); \
+	})
+#define barrier() rcu__fence_compiler()
+#define smp_mb() rcu__fence_full()
+#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define rcu_read_lock_bh() rcu_read_lock()
+#define rcu_read_unlock_bh() rcu_read_unlock()
+#define rcu_read_lock_sched() rcu_read_lock()
+#define rcu_read_unlock_sched() rcu_read_unlock()
+#define rcu_dereference_bh(p) rcu_dereference(p)
+#define rcu_dereference_sched(p) rcu_dereference(p)
+
+#define list_head rcu_list
+#define LIST_HEAD_INIT(name) RCU_LIST_HEAD_INIT(name)
+#define LIST_HEAD(name) struct rcu_list name = RCU_LIST_HEAD_INIT(name)
+#define INIT_LIST_HEAD(ptr) rcu_list_init(ptr)
+#define list_add(newp, head) rcu_list_add((newp), (head))
+#define list_add_tail(newp, head) rcu_list_add_tail((newp), (head))
+#define list_del(entry) rcu_list_del(entry)
+#define list_empty(head) rcu_list_empty(head)
+#define list_entry(ptr, type, member) rcu_list_entry(ptr, type, member)
+#define list_first_entry(ptr, type, member) rcu_list_entry((ptr)->next, type, member)
+#define list_for_each_entry(pos, head, member) rcu_list_for_each_entry_locked(pos, head, member)
+#define list_for_each_entry_safe(pos, n, head, member) rcu_list_for_each_entry_safe(pos, n, head, member)
+#define list_add_rcu(newp, head) rcu_list_add((newp), (head))
+#define list_add_tail_rcu(newp, head) rcu_list_add_tail((newp), (head))
+#define list_del_rcu(entry) rcu_list_del(entry)
+#define list_replace_rcu(old, newp) rcu_list_replace((old), (newp))
+#define list_entry_rcu(ptr, type, member) rcu_list_entry(rcu_dereference(ptr), type, member)
+#define list_first_or_null_rcu(head, type, member) rcu_list_first_entry_or_null(head, type, member)
+#define list_for_each_entry_rcu(pos, head, member, ...) rcu_list_for_each_entry(pos, head, member)
+
+#define hlist_head rcu_hlist_head
+#define hlist_node rcu_hlist_node
+#define HLIST_HEAD_INIT RCU_HLIST_HEAD_INIT
+#define HLIST_HEAD(name) struct rcu_hlist_head name = RCU_HLIST_HEAD_INIT
+#define INIT_HLIST_HEAD(ptr) rcu_hlist_init(ptr)
+#define INIT_HLIST_NODE(n) ((void)((n)->next = NULL, (n)->pprev = NULL))
+#define hlist_unhashed(n) rcu_hlist_unhashed(n)
+#define hlist_empty(h) (rcu_access_pointer((h)->first) == NULL)
+#define hlist_entry(ptr, type, member) rcu_hlist_entry(ptr, type, member)
+#define hlist_add_head_rcu(n, h) rcu_hlist_add_head((n), (h))
+#define hlist_add_before_rcu(n, next) rcu_hlist_add_before((n), (next))
+#define hlist_add_behind_rcu(n, prev) rcu_hlist_add_behind((n), (prev))
+#define hlist_del_rcu(n) rcu_hlist_del(n)
+#define hlist_del_init_rcu(n) rcu_hlist_del_init(n)
+#define hlist_replace_rcu(old, n) rcu_hlist_replace((old), (n))
+#define hlist_for_each_entry_rcu(pos, head, member, ...) rcu_hlist_for_each_entry(pos, head, member)
+#define hlist_for_each_entry(pos, head, member) rcu_hlist_for_each_entry_locked(pos, head, member)
+#define hlist_for_each_entry_safe(pos, n, head, member) \
+	for (pos = rcu__hlist_entry_or_null((head)->first, __typeof__(*(pos)), member); \
+	     pos && ((n = (pos)->member.next), 1); pos = rcu__hlist_entry_or_null(n, __typeof__(*(pos)), member))
+#endif /* RCU_KERNEL_NAMES */
 
 #endif /* RCU_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: 0BSD */
 /*
  * bench/map.c: the read-mostly map of examples/rcu_map.h, one build per flavour of rcu.h
- * (-DRCU_FLAVOUR_*), or with -DBENCH_MAP_RWLOCK its reader-writer-lock twin examples/rwlock_map.h.
+ * (-DRCU_FLAVOUR_* -DMAP_IMPL=bench_map_<flavour>), or with -DBENCH_MAP_RWLOCK its
+ * reader-writer-lock twin examples/rwlock_map.h.
  * Lookups hit present keys chosen at random; the updater replaces values of random keys (each
  * replacement is a fresh entry, and in the RCU map a call_rcu of the old one).
  */
@@ -37,18 +38,9 @@ static void map_teardown_wait(void) {}
 #define MAP_LOOKUP rcu_map_lookup
 #define MAP_REPLACE rcu_map_replace
 #define MAP_NAME "rcu_map"
-#if defined(RCU_FLAVOUR_QSBR)
-#define MAP_IMPL bench_map_qsbr
-#define MAP_FLAVOUR "qsbr"
-#elif defined(RCU_FLAVOUR_MB)
-#define MAP_IMPL bench_map_mb
-#define MAP_FLAVOUR "mb"
-#elif defined(RCU_FLAVOUR_BP)
-#define MAP_IMPL bench_map_bp
-#define MAP_FLAVOUR "bp"
-#else
-#define MAP_IMPL bench_map_memb
-#define MAP_FLAVOUR "memb"
+#define MAP_FLAVOUR RCU_FLAVOUR_NAME
+#ifndef MAP_IMPL
+#error "bench/map.c: bench/meson.build defines MAP_IMPL, the name of the exported table"
 #endif
 static void map_thread_init(void) { rcu_register_thread(); }
 static void map_thread_fini(void) { rcu_unregister_thread(); }

@@ -1,31 +1,36 @@
 /* SPDX-License-Identifier: 0BSD */
 /*
  * bench/ours.c: rcu.h under test, one flavour per build of this file (-DRCU_FLAVOUR_*, as the
- * tests do); with -DBENCH_SO the same file goes into the shared object librcu-bench-so.so.
+ * tests do); bench/meson.build names the exported table (-DBENCH_IMPL=bench_ours_<flavour>, or
+ * bench_so_ours_<flavour> when the same file goes into the -fPIC shared object).
  */
 #include "rcu.h"
 
-#if defined(BENCH_SO)
-#define BENCH_NAME(x) bench_so_##x
-#else
-#define BENCH_NAME(x) bench_##x
+#ifndef BENCH_IMPL
+#error "bench/ours.c: bench/meson.build defines BENCH_IMPL, the name of the exported table"
 #endif
 
-#if defined(RCU_FLAVOUR_QSBR)
-#define BENCH_IMPL BENCH_NAME(ours_qsbr)
-#define BENCH_FLAVOUR "qsbr"
-#elif defined(RCU_FLAVOUR_MB)
-#define BENCH_IMPL BENCH_NAME(ours_mb)
-#define BENCH_FLAVOUR "mb"
-#elif defined(RCU_FLAVOUR_BP)
-#define BENCH_IMPL BENCH_NAME(ours_bp)
-#define BENCH_FLAVOUR "bp"
-#else
-#define BENCH_IMPL BENCH_NAME(ours_memb)
-#define BENCH_FLAVOUR "memb"
+#ifndef BENCH_LABEL
+#define BENCH_LABEL "ours" /* another label lets a modified rcu.h be measured beside this one */
 #endif
-
-#define BENCH_LABEL "ours"
+#define BENCH_FLAVOUR RCU_FLAVOUR_NAME
 #define BENCH_PTR_QUAL _Atomic
-#define BENCH_HAVE_STATS 1
+
+static inline uint64_t ours_stats_gp(void)
+{
+	struct rcu_stats s;
+	rcu_get_stats(&s);
+	return s.grace_periods;
+}
+
+static inline uint64_t ours_stats_pending_max(void)
+{
+	struct rcu_stats s;
+	rcu_get_stats(&s);
+	return s.callbacks_pending_max;
+}
+
+#define BENCH_GP_READ() ours_stats_gp()
+#define BENCH_PENDING_MAX() ours_stats_pending_max()
+#define BENCH_SRCU 1
 #include "rcu_body.h"

@@ -5,7 +5,8 @@
  *           same read and exclusive around the pointer swap; the old node is freed at once.
  *   floor   the same loop with no synchronization at all: an acquire load of the pointer and a
  *           field read. Nothing can be cheaper and still read the data; it never updates.
- * With -DBENCH_SO the floor goes into librcu-bench-so.so as well.
+ * With -DBENCH_SO the floor goes into the shared object of the group "others" as well
+ * (librcu-bench-so-others.so), as the reference for the read side measured from a -fPIC object.
  */
 #include "bench.h"
 
@@ -24,8 +25,8 @@ struct plain_node {
 	uint64_t pad[7];
 };
 
-static struct plain_node plain_initial = { .value = 1 };
-static struct plain_node *_Atomic plain_ptr = &plain_initial;
+static _Alignas(128) struct plain_node plain_initial = { .value = 1 };
+static _Alignas(128) struct plain_node *_Atomic plain_ptr = &plain_initial; /* alone, as in rcu_body.h */
 
 static void plain_nothing(void)
 {
@@ -54,8 +55,8 @@ const struct bench_impl BENCH_NAME(floor) = {
 };
 
 #if !defined(BENCH_SO)
-static uint64_t plain_version = 1;
-static pthread_rwlock_t plain_lock = PTHREAD_RWLOCK_INITIALIZER;
+static _Alignas(128) _Atomic uint64_t plain_version = 1;
+static _Alignas(128) pthread_rwlock_t plain_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 __attribute__((noinline)) static uint64_t rwlock_read_loop(uint64_t n)
 {
@@ -74,7 +75,7 @@ static void rwlock_update(void)
 	struct plain_node *n = malloc(sizeof *n);
 	if (!n)
 		abort();
-	n->value = ++plain_version;
+	n->value = atomic_fetch_add_explicit(&plain_version, 1, memory_order_relaxed) + 1;
 	pthread_rwlock_wrlock(&plain_lock);
 	struct plain_node *old = atomic_exchange_explicit(&plain_ptr, n, memory_order_relaxed);
 	pthread_rwlock_unlock(&plain_lock);

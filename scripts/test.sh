@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The test suite: the README's test command.
 #   scripts/test.sh            every test of every flavour that is not in the `slow` suite
-#   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer (not the
+#                              compile and docs checks, which a sanitizer cannot change)
 #   scripts/test.sh --tsan     the same under ThreadSanitizer
 #   scripts/test.sh --slow     the long runs (torture, stress) as well
-#   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM): verify/genmc/run.sh
+#   scripts/test.sh --musl     the same built against musl (musl-gcc, scripts/musl.ini), on
+#                              test/runner.h, without the doc checks (they are the host's)
+#   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM, 2 readers): verify/genmc/run.sh
 #   scripts/test.sh --genmc-deep  the same with 3 readers (long)
-#   scripts/test.sh --all      default, ASan+UBSan, TSan, the spin model and GenMC: what CI runs
+#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, the spin model and GenMC: what CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -37,31 +40,68 @@ PY
 	return $rc
 }
 
+# musl: build only what the selected tests need (bench/ has glibc-only code), then run them.
+run_musl() {
+	local dir=build-musl
+	command -v musl-gcc >/dev/null || { echo "test.sh --musl: no musl-gcc (Debian: apt-get install musl-tools)" >&2; return 1; }
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" --native-file scripts/musl.ini >/dev/null
+	fi
+	local sel=(--no-suite slow --no-suite docs)
+	local targets
+	targets=$(meson introspect "$dir" --tests --targets | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+files = {t["id"]: t["filename"] for t in d["targets"]}
+need = set()
+for t in d["tests"]:
+    if {"slow", "docs"} & set(s.split(":")[-1] for s in t["suite"]): continue
+    for i in t.get("depends", []):
+        for f in files.get(i, []): need.add(f)
+print("\n".join(sorted(need)))')
+	# shellcheck disable=SC2086 # one target a word
+	ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") >/dev/null
+	local rc=0
+	meson test -C "$dir" --no-rebuild --print-errorlogs "${sel[@]}" || rc=$?
+	python3 - "$dir/meson-logs/testlog.json" "$dir" <<'PY'
+import json, sys
+ok = bad = skip = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r in ("OK", "EXPECTEDFAIL"): ok += 1
+    elif r == "SKIP": skip += 1
+    else: bad += 1
+print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
+PY
+	return $rc
+}
+
 mode=${1:-default}
-case "$mode" in
---genmc) exec verify/genmc/run.sh ;;
---genmc-deep) exec verify/genmc/run.sh --deep ;;
-esac
 case "$mode" in
 default) run build --no-suite slow -- ;;
 --slow) run build -- ;;
 --asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run build-asan --no-suite slow --no-suite compile --timeout-multiplier 3 -- \
+	run build-asan --no-suite slow --no-suite compile --no-suite docs --timeout-multiplier 3 -- \
 	-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --tsan) # TSan: the same suite. Criterion cannot start under TSan (its issue #274: "Could not
 	# initialize inheritable arena"), so test/meson.build builds the tests against test/runner.h.
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 RCU_TEST_TIMEOUT_SCALE=4 \
-	run build-tsan --no-suite slow --no-suite compile --timeout-multiplier 4 -- \
+	run build-tsan --no-suite slow --no-suite compile --no-suite docs --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
+--musl) run_musl ;;
+--genmc) exec verify/genmc/run.sh ;;
+--genmc-deep) exec verify/genmc/run.sh --deep ;;
 --all)
 	"$0"
 	"$0" --asan
 	"$0" --tsan
+	"$0" --musl
 	if [ -x verify/spin/run.sh ]; then verify/spin/run.sh; fi
+	# GenMC: 77 is its skip (no GenMC and no ../shared to build it from); anything else fails.
 	genmc_rc=0
 	verify/genmc/run.sh || genmc_rc=$?
 	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
-	python3 - build build-asan build-tsan <<'PY'
+	python3 - build build-asan build-tsan build-musl <<'PY'
 import json, sys
 ok = bad = skip = 0
 for d in sys.argv[1:]:
@@ -73,5 +113,5 @@ for d in sys.argv[1:]:
 print(f"all: {ok} passed, {bad} failed, {skip} skipped")
 PY
 	;;
-*) echo "usage: $0 [--asan|--tsan|--slow|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
 esac

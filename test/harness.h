@@ -32,15 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(RCU_FLAVOUR_QSBR)
-#define TEST_FLAVOUR "qsbr"
-#elif defined(RCU_FLAVOUR_MB)
-#define TEST_FLAVOUR "mb"
-#elif defined(RCU_FLAVOUR_BP)
-#define TEST_FLAVOUR "bp"
-#else
-#define TEST_FLAVOUR "memb"
-#endif
+/* The flavour under test, as rcu.h names it (the names of rcu_flavours/flavours.txt). */
+#define TEST_FLAVOUR RCU_FLAVOUR_NAME
 
 /* Which sanitizer the program is built with (gcc defines __SANITIZE_*__, clang has __has_feature). */
 #if defined(__SANITIZE_ADDRESS__)

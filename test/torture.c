@@ -25,6 +25,14 @@
  * Workers never assert: they count, and the test thread asserts on the counts and logs the
  * figures (the age histogram, reads, updates, grace periods).
  *
+ * SRCU (torture/srcu_pipeline): the same pipeline runs a second time on an SRCU domain, with its
+ * own updater (synchronize_srcu(), call_srcu(), the polled API), at the same time as the default
+ * domain's. Readers walk sections of both at random, nested within a domain and interleaved
+ * across the two in any order (not last in, first out); an element is checked while the
+ * sections of its own pipeline's domain are open. One more reader never registers and reads the
+ * domain only; a third domain's readers sleep inside their sections now and then (noise in the
+ * slots every scan looks at); the fake updaters call the domain's grace periods too.
+ *
  * Environment: RCU_TORTURE_THREADS readers (default 4, at most MAX_READERS). The default test
  * runs 2 s; RCU_TORTURE_SECONDS=<s> also runs slow/torture for that long (30 if not a number),
  * which is skipped otherwise. Built with -DRCU_DEBUG_DELAY (rcu.h's random delays in its racy
@@ -52,15 +60,75 @@
 #define TORTURE_VARIANT ""
 #endif
 
+struct pipe;
+
 struct elem {
 	_Atomic int age;          /* 0 current, 1 retired, +1 per grace period observed since */
 	_Atomic uint32_t magic;   /* relaxed atomics: a reader racing a (buggy) early poison has no UB */
 	struct rcu_head rcu;
 	uint64_t cookie;          /* polled route: the grace period to wait for next */
 	struct elem *next;        /* updater's lists of retired elements */
+	struct pipe *pipe;        /* the pipeline it belongs to */
 };
 
-static struct elem *_Atomic current;
+/*
+ * A pipeline: the default domain's (ssp NULL) or an SRCU domain's. Its updater's lists (after
+ * the run, the test thread's). The grace-period primitives of either, by one name.
+ */
+struct pipe {
+	struct elem *_Atomic current;
+	struct srcu_struct *ssp;
+	struct elem *sync_list;
+	struct elem *poll_head, *poll_tail;
+	long poll_len;
+};
+
+DEFINE_STATIC_SRCU(torture_srcu);
+DEFINE_STATIC_SRCU(torture_noise); /* the sleeping readers' domain */
+
+enum { PIPE_RCU, PIPE_SRCU, NPIPES };
+static struct pipe pipes[NPIPES] = { { .ssp = NULL }, { .ssp = &torture_srcu } };
+static bool with_srcu; /* this run also tortures the SRCU pipeline */
+
+static void p_synchronize(struct pipe *p)
+{
+	if (p->ssp)
+		synchronize_srcu(p->ssp);
+	else
+		synchronize_rcu();
+}
+
+static uint64_t p_get_state(struct pipe *p)
+{
+	return p->ssp ? get_state_synchronize_srcu(p->ssp) : get_state_synchronize_rcu();
+}
+
+static uint64_t p_start_poll(struct pipe *p)
+{
+	return p->ssp ? start_poll_synchronize_srcu(p->ssp) : start_poll_synchronize_rcu();
+}
+
+static bool p_poll(struct pipe *p, uint64_t cookie)
+{
+	return p->ssp ? poll_state_synchronize_srcu(p->ssp, cookie) : poll_state_synchronize_rcu(cookie);
+}
+
+/* SRCU has no cond_synchronize_srcu() (nor has the kernel): poll, then synchronize. */
+static void p_cond_synchronize(struct pipe *p, uint64_t cookie)
+{
+	if (!p->ssp)
+		cond_synchronize_rcu(cookie);
+	else if (!poll_state_synchronize_srcu(p->ssp, cookie))
+		synchronize_srcu(p->ssp);
+}
+
+static void p_call(struct pipe *p, struct rcu_head *head, void (*func)(struct rcu_head *))
+{
+	if (p->ssp)
+		call_srcu(p->ssp, head, func);
+	else
+		call_rcu(head, func);
+}
 
 /* Figures, shared by every thread; workers add their own counts once, when they finish. */
 static struct {
@@ -72,18 +140,15 @@ static struct {
 	_Atomic uint64_t threads, offline;
 	_Atomic int64_t live;             /* elements allocated and not freed */
 	_Atomic int64_t in_callbacks;     /* elements on the call_rcu() route */
+	_Atomic uint64_t srcu_sections, srcu_reads, srcu_updates, noise_sleeps;
 } T;
 
-/* The updater's lists (after the run, the test thread's). */
-static struct elem *sync_list;
-static struct elem *poll_head, *poll_tail;
-static long poll_len;
-
-static struct elem *elem_new(void)
+static struct elem *elem_new(struct pipe *p)
 {
 	struct elem *e = calloc(1, sizeof *e);
 	if (!e)
 		abort();
+	e->pipe = p;
 	atomic_store_explicit(&e->magic, ELEM_LIVE, memory_order_relaxed);
 	atomic_fetch_add_explicit(&T.live, 1, memory_order_relaxed);
 	return e;
@@ -105,16 +170,19 @@ struct reader {
 	_Atomic bool done;
 	uint64_t seed;
 	long lifetime;            /* sections before the thread exits */
+	bool srcu_only;           /* never registers; reads the SRCU pipeline only */
 };
 
+/* Elements obtained in the open sections, each under its own pipeline's domain. */
 struct seen {
 	struct elem *e[MAX_SEEN];
 	int max_age[MAX_SEEN];
+	int kind[MAX_SEEN];       /* PIPE_RCU or PIPE_SRCU */
 	int n;
 	uint64_t reads, bad_poison;
 };
 
-/* Re-read every element obtained in this section: its age, its poison. */
+/* Re-read every element obtained in the open sections: its age, its poison. */
 static void observe(struct seen *s)
 {
 	for (int i = 0; i < s->n; i++) {
@@ -128,15 +196,64 @@ static void observe(struct seen *s)
 	}
 }
 
-static void obtain(struct seen *s)
+static void obtain(struct seen *s, int kind)
 {
-	struct elem *e = rcu_dereference(current);
+	struct pipe *p = &pipes[kind];
+	struct elem *e = kind == PIPE_RCU ? rcu_dereference(p->current) : srcu_dereference(p->current, p->ssp);
 	if (s->n < MAX_SEEN) {
 		s->e[s->n] = e;
 		s->max_age[s->n] = 0;
+		s->kind[s->n] = kind;
 		s->n++;
 	}
 	observe(s);
+}
+
+/* The last section of `kind` has ended: its elements go into the histogram and out of the set. */
+static void settle(struct seen *s, int kind, uint64_t *ages, uint64_t *bad_age)
+{
+	int k = 0;
+	for (int i = 0; i < s->n; i++) {
+		if (s->kind[i] != kind) {
+			s->e[k] = s->e[i];
+			s->max_age[k] = s->max_age[i];
+			s->kind[k] = s->kind[i];
+			k++;
+			continue;
+		}
+		int a = s->max_age[i];
+		ages[a < 0 ? 0 : a > PIPE_LEN + 1 ? PIPE_LEN + 1 : a]++;
+		if (a >= 2)
+			(*bad_age)++;
+	}
+	s->n = k;
+}
+
+/* One reader's sections of both kinds: the depth of each, the SRCU index. */
+struct walk {
+	int depth[NPIPES];
+	int idx;
+};
+
+static void walk_lock(struct walk *w, struct seen *s, int kind)
+{
+	if (kind == PIPE_RCU)
+		rcu_read_lock();
+	else
+		w->idx = srcu_read_lock(&torture_srcu); /* nested: the same index */
+	w->depth[kind]++;
+	obtain(s, kind);
+}
+
+static void walk_unlock(struct walk *w, struct seen *s, int kind, uint64_t *ages, uint64_t *bad_age)
+{
+	observe(s);
+	if (kind == PIPE_RCU)
+		rcu_read_unlock();
+	else
+		srcu_read_unlock(&torture_srcu, w->idx);
+	if (--w->depth[kind] == 0)
+		settle(s, kind, ages, bad_age);
 }
 
 static void *reader_main(void *arg)
@@ -144,41 +261,58 @@ static void *reader_main(void *arg)
 	struct reader *r = arg;
 	uint64_t seed = r->seed;
 	uint64_t ages[PIPE_LEN + 2] = { 0 };
-	uint64_t sections = 0, reads = 0, bad_age = 0, bad_poison = 0, offline = 0;
-	rcu_register_thread();
+	uint64_t sections = 0, reads = 0, bad_age = 0, bad_poison = 0, offline = 0, srcu_sections = 0;
+	if (!r->srcu_only)
+		rcu_register_thread();
 	for (long n = 0; n < r->lifetime && !atomic_load_explicit(&T.stop, memory_order_relaxed); n++) {
-		/* One outermost section: a random walk of nested locks and unlocks, each lock obtaining
-		 * the current element, with random delays; then the final look before it ends. */
+		/*
+		 * One outermost section: a random walk of nested locks and unlocks, each lock obtaining
+		 * the current element of its pipeline, with random delays; then the final look before it
+		 * ends. With SRCU, each step picks a domain: sections of the two nest within each and
+		 * interleave across them, and either may end first.
+		 */
 		struct seen s = { .n = 0 };
+		struct walk w = { { 0, 0 }, 0 };
 		uint64_t x = test_rand(&seed);
-		int depth = 1, steps = (int)(x % 8);
-		rcu_read_lock();
-		obtain(&s);
+		int steps = (int)(x % 8);
+		int first = r->srcu_only || (with_srcu && (x >> 4) & 1) ? PIPE_SRCU : PIPE_RCU;
+		walk_lock(&w, &s, first);
+		bool used_srcu = first == PIPE_SRCU;
 		for (int i = 0; i < steps; i++) {
 			x = test_rand(&seed);
+			int kind = r->srcu_only || (with_srcu && (x >> 12) & 1) ? PIPE_SRCU : PIPE_RCU;
+			int depth = w.depth[PIPE_RCU] + w.depth[PIPE_SRCU];
 			if (depth < MAX_DEPTH && (depth == 1 || (x & 1))) {
-				rcu_read_lock();
-				depth++;
-				obtain(&s);
+				used_srcu |= kind == PIPE_SRCU;
+				walk_lock(&w, &s, kind);
 			} else {
-				rcu_read_unlock();
-				depth--;
-				observe(&s);
+				if (!w.depth[kind])
+					kind = 1 - kind;
+				walk_unlock(&w, &s, kind, ages, &bad_age);
 			}
 			test_widen(&seed, (x >> 8) % 16 == 0 ? 4000 : 100);
+			if (with_srcu && (x >> 24) % 8 == 0) {
+				/* A short section of a third domain inside: one more slot in use. */
+				int i = srcu_read_lock(&torture_noise);
+				test_widen(&seed, 200);
+				srcu_read_unlock(&torture_noise, i);
+				observe(&s);
+			}
 		}
 		observe(&s);
-		while (depth-- > 0)
-			rcu_read_unlock();
-		for (int i = 0; i < s.n; i++) {
-			int a = s.max_age[i];
-			ages[a < 0 ? 0 : a > PIPE_LEN + 1 ? PIPE_LEN + 1 : a]++;
-			if (a >= 2)
-				bad_age++;
-		}
+		x = test_rand(&seed);
+		for (int k = (x & 1); w.depth[PIPE_RCU] + w.depth[PIPE_SRCU] > 0; k = 1 - k)
+			while (w.depth[k] > 0)
+				walk_unlock(&w, &s, k, ages, &bad_age);
 		sections++;
+		srcu_sections += used_srcu;
 		reads += s.reads;
 		bad_poison += s.bad_poison;
+		if (r->srcu_only) {
+			if (x % 64 == 0)
+				sched_yield();
+			continue;
+		}
 		rcu_quiescent_state();
 		x = test_rand(&seed);
 		if (x % 64 == 0) {
@@ -199,8 +333,9 @@ static void *reader_main(void *arg)
 	atomic_fetch_add_explicit(&T.bad_age, bad_age, memory_order_relaxed);
 	atomic_fetch_add_explicit(&T.bad_poison, bad_poison, memory_order_relaxed);
 	atomic_fetch_add_explicit(&T.offline, offline, memory_order_relaxed);
+	atomic_fetch_add_explicit(&T.srcu_sections, srcu_sections, memory_order_relaxed);
 	/* Half the threads unregister; the others end registered (the exit hook unregisters). */
-	if (seed & 1)
+	if ((seed & 1) && !r->srcu_only)
 		rcu_unregister_thread();
 	atomic_store_explicit(&r->done, true, memory_order_release);
 	return NULL;
@@ -217,14 +352,14 @@ static void elem_cb(struct rcu_head *head)
 		atomic_fetch_sub_explicit(&T.in_callbacks, 1, memory_order_relaxed);
 		elem_free(e);
 	} else {
-		call_rcu(&e->rcu, elem_cb);
+		p_call(e->pipe, &e->rcu, elem_cb);
 	}
 }
 
 /* A grace period has passed for every element on the synchronous route: age them. */
-static void age_sync_list(void)
+static void age_sync_list(struct pipe *p)
 {
-	struct elem **pp = &sync_list;
+	struct elem **pp = &p->sync_list;
 	atomic_fetch_add_explicit(&T.sync_gps, 1, memory_order_relaxed);
 	while (*pp) {
 		struct elem *e = *pp;
@@ -239,69 +374,73 @@ static void age_sync_list(void)
 }
 
 /* Age every polled element whose cookie has passed; give it a new cookie or free it. */
-static void age_poll_list(uint64_t *seed)
+static void age_poll_list(struct pipe *p, uint64_t *seed)
 {
-	struct elem **pp = &poll_head, *last = NULL;
+	struct elem **pp = &p->poll_head, *last = NULL;
 	while (*pp) {
 		struct elem *e = *pp;
-		if (poll_state_synchronize_rcu(e->cookie)) {
+		if (p_poll(p, e->cookie)) {
 			atomic_fetch_add_explicit(&T.poll_gps, 1, memory_order_relaxed);
 			int age = atomic_fetch_add_explicit(&e->age, 1, memory_order_relaxed) + 1;
 			if (age >= PIPE_LEN) {
 				*pp = e->next;
-				poll_len--;
+				p->poll_len--;
 				elem_free(e);
 				continue;
 			}
-			e->cookie = test_rand(seed) & 1 ? start_poll_synchronize_rcu() : get_state_synchronize_rcu();
+			e->cookie = test_rand(seed) & 1 ? p_start_poll(p) : p_get_state(p);
 		}
 		last = e;
 		pp = &e->next;
 	}
-	poll_tail = last;
+	p->poll_tail = last;
 }
 
+/* The updater of one pipeline (arg: its seed; the pipeline is pipes[seed & 1]). */
 static void *updater_main(void *arg)
 {
 	uint64_t seed = (uintptr_t)arg;
+	struct pipe *p = &pipes[seed & 1];
 	while (!atomic_load_explicit(&T.stop, memory_order_relaxed)) {
-		struct elem *n = elem_new();
-		struct elem *old = rcu_dereference_protected(current, 1 /* the only updater */);
-		rcu_assign_pointer(current, n);
+		struct elem *n = elem_new(p);
+		struct elem *old = rcu_dereference_protected(p->current, 1 /* the only updater */);
+		rcu_assign_pointer(p->current, n);
 		atomic_store_explicit(&old->age, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&T.updates, 1, memory_order_relaxed);
+		if (p->ssp)
+			atomic_fetch_add_explicit(&T.srcu_updates, 1, memory_order_relaxed);
 		uint64_t x = test_rand(&seed);
 		switch (x % 3) {
 		case 0:
-			old->next = sync_list;
-			sync_list = old;
+			old->next = p->sync_list;
+			p->sync_list = old;
 			if ((x >> 8) & 1)
-				synchronize_rcu();
+				p_synchronize(p);
 			else
-				cond_synchronize_rcu(get_state_synchronize_rcu());
-			age_sync_list();
+				p_cond_synchronize(p, p_get_state(p));
+			age_sync_list(p);
 			atomic_fetch_add_explicit(&T.by_sync, 1, memory_order_relaxed);
 			break;
 		case 1:
 			atomic_fetch_add_explicit(&T.in_callbacks, 1, memory_order_relaxed);
-			call_rcu(&old->rcu, elem_cb);
+			p_call(p, &old->rcu, elem_cb);
 			atomic_fetch_add_explicit(&T.by_call, 1, memory_order_relaxed);
 			break;
 		default:
-			old->cookie = (x >> 8) & 1 ? start_poll_synchronize_rcu() : get_state_synchronize_rcu();
+			old->cookie = (x >> 8) & 1 ? p_start_poll(p) : p_get_state(p);
 			old->next = NULL;
-			if (poll_tail)
-				poll_tail->next = old;
+			if (p->poll_tail)
+				p->poll_tail->next = old;
 			else
-				poll_head = old;
-			poll_tail = old;
-			poll_len++;
+				p->poll_head = old;
+			p->poll_tail = old;
+			p->poll_len++;
 			atomic_fetch_add_explicit(&T.by_poll, 1, memory_order_relaxed);
 			break;
 		}
-		if (poll_len > POLL_MAX)
-			cond_synchronize_rcu(poll_head->cookie);
-		age_poll_list(&seed);
+		if (p->poll_len > POLL_MAX)
+			p_cond_synchronize(p, p->poll_head->cookie);
+		age_poll_list(p, &seed);
 		/* Give readers a chance to see each element (and the worker to run, on 2 cores). */
 		x = test_rand(&seed);
 		if (x % 4 == 0)
@@ -320,16 +459,17 @@ static void *fake_main(void *arg)
 	rcu_register_thread();
 	while (!atomic_load_explicit(&T.stop, memory_order_relaxed)) {
 		uint64_t x = test_rand(&seed);
+		struct pipe *p = &pipes[with_srcu && (x >> 20) & 1 ? PIPE_SRCU : PIPE_RCU];
 		switch (x % 4) {
 		case 0:
-			synchronize_rcu();
+			p_synchronize(p);
 			break;
 		case 1:
-			cond_synchronize_rcu(get_state_synchronize_rcu());
+			p_cond_synchronize(p, p_get_state(p));
 			break;
 		case 2: {
-			uint64_t cookie = start_poll_synchronize_rcu();
-			while (!poll_state_synchronize_rcu(cookie) && !atomic_load_explicit(&T.stop, memory_order_relaxed)) {
+			uint64_t cookie = p_start_poll(p);
+			while (!p_poll(p, cookie) && !atomic_load_explicit(&T.stop, memory_order_relaxed)) {
 				test_block_begin();
 				test_sleep_us(20);
 				test_block_end();
@@ -338,11 +478,18 @@ static void *fake_main(void *arg)
 		}
 		default: {
 			struct seen s = { .n = 0 };
-			rcu_read_lock();
-			obtain(&s);
+			int idx = 0;
+			if (p->ssp)
+				idx = srcu_read_lock(p->ssp);
+			else
+				rcu_read_lock();
+			obtain(&s, p->ssp ? PIPE_SRCU : PIPE_RCU);
 			test_widen(&seed, 1000);
 			observe(&s);
-			rcu_read_unlock();
+			if (p->ssp)
+				srcu_read_unlock(p->ssp, idx);
+			else
+				rcu_read_unlock();
 			atomic_fetch_add_explicit(&T.bad_poison, s.bad_poison, memory_order_relaxed);
 			atomic_fetch_add_explicit(&T.bad_age, s.max_age[0] >= 2, memory_order_relaxed);
 			break;
@@ -369,6 +516,27 @@ static int env_readers(void)
 	return n > MAX_READERS ? MAX_READERS : n;
 }
 
+/* Readers of a third domain that sleep inside their sections now and then. */
+static void *noise_main(void *arg)
+{
+	uint64_t seed = (uintptr_t)arg;
+	uint64_t sleeps = 0;
+	while (!atomic_load_explicit(&T.stop, memory_order_relaxed)) {
+		uint64_t x = test_rand(&seed);
+		int i = srcu_read_lock(&torture_noise);
+		if (x % 8 == 0) {
+			test_sleep_us((long)((x >> 8) % 2000));
+			sleeps++;
+		} else {
+			test_widen(&seed, 500);
+		}
+		srcu_read_unlock(&torture_noise, i);
+		test_sleep_us((long)((x >> 20) % 100));
+	}
+	atomic_fetch_add_explicit(&T.noise_sleeps, sleeps, memory_order_relaxed);
+	return NULL;
+}
+
 static void reader_start(struct reader *r, uint64_t *seed)
 {
 	r->seed = test_rand(seed) | 2u; /* never 0 */
@@ -379,22 +547,35 @@ static void reader_start(struct reader *r, uint64_t *seed)
 	atomic_fetch_add_explicit(&T.threads, 1, memory_order_relaxed);
 }
 
-static void torture_run(double seconds, const char *what)
+static void torture_run(double seconds, const char *what, bool srcu)
 {
-	static struct reader readers[MAX_READERS];
+	static struct reader readers[MAX_READERS + 1];
 	int nreaders = env_readers();
 	uint64_t seed = 0x5eed0f7012u ^ test_now_ns();
 	memset(&T, 0, sizeof T);
-	sync_list = poll_head = poll_tail = NULL;
-	poll_len = 0;
-	struct rcu_stats before, after;
+	with_srcu = srcu;
+	for (int k = 0; k < NPIPES; k++) {
+		pipes[k].sync_list = pipes[k].poll_head = pipes[k].poll_tail = NULL;
+		pipes[k].poll_len = 0;
+	}
+	struct rcu_stats before, after, sbefore, safter;
 	rcu_get_stats(&before);
-	rcu_init_pointer(current, elem_new());
+	srcu_get_stats(&torture_srcu, &sbefore);
+	int npipes = srcu ? NPIPES : 1;
+	for (int k = 0; k < npipes; k++)
+		rcu_init_pointer(pipes[k].current, elem_new(&pipes[k]));
 
-	pthread_t updater, fakes[FAKE_UPDATERS];
-	cr_assert_eq(pthread_create(&updater, NULL, updater_main, (void *)(uintptr_t)test_rand(&seed)), 0);
+	pthread_t updater[NPIPES], fakes[FAKE_UPDATERS], noise = 0;
+	for (int k = 0; k < npipes; k++)
+		cr_assert_eq(pthread_create(&updater[k], NULL, updater_main,
+			(void *)(uintptr_t)((test_rand(&seed) & ~(uint64_t)1) | (uint64_t)k)), 0);
 	for (int i = 0; i < FAKE_UPDATERS; i++)
 		cr_assert_eq(pthread_create(&fakes[i], NULL, fake_main, (void *)(uintptr_t)test_rand(&seed)), 0);
+	if (srcu) {
+		readers[nreaders].srcu_only = true; /* one more reader: never registered, SRCU only */
+		nreaders++;
+		cr_assert_eq(pthread_create(&noise, NULL, noise_main, (void *)(uintptr_t)test_rand(&seed)), 0);
+	}
 	for (int i = 0; i < nreaders; i++)
 		reader_start(&readers[i], &seed);
 
@@ -412,33 +593,46 @@ static void torture_run(double seconds, const char *what)
 	atomic_store_explicit(&T.stop, true, memory_order_relaxed);
 	for (int i = 0; i < nreaders; i++)
 		pthread_join(readers[i].thread, NULL);
-	pthread_join(updater, NULL);
+	for (int k = 0; k < npipes; k++)
+		pthread_join(updater[k], NULL);
 	for (int i = 0; i < FAKE_UPDATERS; i++)
 		pthread_join(fakes[i], NULL);
+	if (srcu) {
+		pthread_join(noise, NULL);
+		readers[--nreaders].srcu_only = false;
+	}
 	double elapsed = (double)(test_now_ns() - start) / 1e9;
 
 	/* No reader is left: reclaim the rest. The call_rcu() route needs a barrier per age. */
-	synchronize_rcu();
-	while (sync_list) {
-		struct elem *e = sync_list;
-		sync_list = e->next;
-		elem_free(e);
+	for (int k = 0; k < npipes; k++) {
+		struct pipe *p = &pipes[k];
+		p_synchronize(p);
+		while (p->sync_list) {
+			struct elem *e = p->sync_list;
+			p->sync_list = e->next;
+			elem_free(e);
+		}
+		while (p->poll_head) {
+			struct elem *e = p->poll_head;
+			p->poll_head = e->next;
+			elem_free(e);
+		}
+		p->poll_tail = NULL;
 	}
-	while (poll_head) {
-		struct elem *e = poll_head;
-		poll_head = e->next;
-		elem_free(e);
-	}
-	poll_tail = NULL;
 	int barriers = 0;
 	while (atomic_load_explicit(&T.in_callbacks, memory_order_relaxed) > 0 && barriers < 4 * PIPE_LEN) {
 		rcu_barrier();
+		if (srcu)
+			srcu_barrier(&torture_srcu);
 		barriers++;
 	}
-	struct elem *last = rcu_dereference_protected(current, 1);
-	rcu_init_pointer(current, NULL);
-	elem_free(last);
+	for (int k = 0; k < npipes; k++) {
+		struct elem *last = rcu_dereference_protected(pipes[k].current, 1);
+		rcu_init_pointer(pipes[k].current, NULL);
+		elem_free(last);
+	}
 	rcu_get_stats(&after);
+	srcu_get_stats(&torture_srcu, &safter);
 
 	uint64_t a[PIPE_LEN + 2];
 	for (int i = 0; i < PIPE_LEN + 2; i++)
@@ -457,6 +651,11 @@ static void torture_run(double seconds, const char *what)
 		U(T.reads), hist, U(T.updates), U(T.by_sync), U(T.by_call), U(T.by_poll),
 		(unsigned long long)(after.grace_periods - before.grace_periods), U(T.sync_gps), U(T.cb_gps),
 		U(T.poll_gps), U(T.fake_gps), barriers, U(T.bad_age), U(T.bad_poison));
+	if (srcu)
+		cr_log_info("torture %s (%s%s), SRCU: %llu of the outermost sections held sections of the domain, "
+			"%llu updates of its pipeline, %llu of its grace periods, %llu sleeps inside the noise domain",
+			what, TEST_FLAVOUR, TORTURE_VARIANT, U(T.srcu_sections), U(T.srcu_updates),
+			(unsigned long long)(safter.grace_periods - sbefore.grace_periods), U(T.noise_sleeps));
 #undef U
 
 	cr_expect_eq(atomic_load(&T.bad_age), 0, "%llu reads saw an element age by 2 or more inside one section",
@@ -467,11 +666,20 @@ static void torture_run(double seconds, const char *what)
 	cr_expect_eq(atomic_load(&T.live), 0, "%lld elements never freed", (long long)atomic_load(&T.live));
 	cr_expect_gt(atomic_load(&T.updates), 0);
 	cr_expect_gt(atomic_load(&T.sections), 0);
+	if (srcu) {
+		cr_expect_gt(atomic_load(&T.srcu_updates), 0);
+		cr_expect_gt(atomic_load(&T.srcu_sections), 0);
+	}
 }
 
 Test(torture, pipeline, .timeout = 120)
 {
-	torture_run(2.0, "pipeline");
+	torture_run(2.0, "pipeline", false);
+}
+
+Test(torture, srcu_pipeline, .timeout = 120)
+{
+	torture_run(2.0, "srcu pipeline", true);
 }
 
 Test(slow, torture, .timeout = 0)
@@ -480,5 +688,5 @@ Test(slow, torture, .timeout = 0)
 	if (!s)
 		cr_skip_test("set RCU_TORTURE_SECONDS to run the long torture test");
 	double seconds = atof(s);
-	torture_run(seconds > 0 ? seconds : 30.0, "long");
+	torture_run(seconds > 0 ? seconds : 30.0, "long", true);
 }

@@ -3,7 +3,8 @@
 #
 # test/compile/check.sh: compile checks of rcu.h, run by meson test (suite "compile").
 #
-#   check.sh --src ROOT --out DIR --gcc GCC [--clang CLANG] [--jobs N] GROUP
+#   check.sh --src ROOT --out DIR --gcc GCC [--clang CLANG] [--jobs N] [--header DIR]
+#            [--expect-fail "NAME ..."] GROUP
 #
 # Groups:
 #   api     api.c (every public name) compiles with gcc and clang, -std=c11 and -std=c17,
@@ -18,12 +19,31 @@
 #           inside a section (and without the macro) it does not.
 #   strict  api.c under the warnings strict projects add (-Wmissing-prototypes, -Wshadow,
 #           -Wconversion, -Wcast-qual, ...), which a header dropped into their tree must pass.
+#   config  per-program settings are one per program: two translation units of one executable
+#           that differ in any per-program macro (each of the list in rcu.h's >>doc block), or
+#           a plugin that differs from its host, stop the program with SIGABRT and rcu.h's
+#           sentence naming the macro, both values and both units, before main() (at dlopen()
+#           for the plugin); units that differ only in per-translation-unit macros run on one
+#           state. Each pair's program also checks that neither unit's object was overwritten,
+#           so a header without the check fails it by what it corrupts.
+#   callback
+#           call_rcu()/call_srcu() with a null pointer constant as the callback, or a constant
+#           below 4096 cast to the callback's type, do not compile (the error names the rule);
+#           a NULL or a value below 4096 that is not a constant
+#           aborts with rcu.h's sentence, in release and RCU_DEBUG builds, before anything is
+#           freed; a real callback and rcu_free() (its own path) still run and free.
+#
+# --header DIR takes rcu.h from DIR instead of ROOT (say, an older rcu.h, to show what a group
+# catches: `git show 087fd8e:rcu.h > /tmp/old/rcu.h; check.sh ... --header /tmp/old config`).
+# --expect-fail names checks that fail because of a known defect of rcu.h (with another C library,
+# say): they are reported as XFAIL, and one that passes fails the group (take it off the list).
+# The flavours are rcu_flavours/flavours.txt's.
 #
 # Compilations run in parallel (--jobs, default: the number of CPUs). Exit 0 when all pass;
 # otherwise each failure is printed with the compiler's or the program's output.
 set -u
 
-src= out= gcc= clang= jobs=$(nproc 2>/dev/null || echo 2)
+src= out= gcc= clang= header= xfail= jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--src) src=$2; shift 2 ;;
@@ -31,6 +51,8 @@ while [ $# -gt 1 ]; do
 	--gcc) gcc=$2; shift 2 ;;
 	--clang) clang=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
+	--header) header=$2; shift 2 ;;
+	--expect-fail) xfail=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -42,9 +64,11 @@ rm -rf "$out"
 mkdir -p "$out"
 compilers=(gcc)
 [ -n "$clang" ] && compilers+=(clang)
-flavours=(QSBR MEMB MB BP)
+# The flavour list: rcu_flavours/flavours.txt, upper case as in RCU_FLAVOUR_<NAME>.
+mapfile -t flavours < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$src/rcu_flavours/flavours.txt" | tr 'a-z' 'A-Z')
+[ ${#flavours[@]} -gt 0 ] || { echo "check.sh: no flavour in $src/rcu_flavours/flavours.txt" >&2; exit 2; }
 warn=(-Wall -Wextra -Wpedantic -Werror)
-inc=(-I"$src")
+inc=(-I"${header:-$src}" -I"$src") # rcu_flavours/ (whose selectors include the tree's ../rcu.h)
 
 cc_path() { if [ "$1" = gcc ]; then echo "$gcc"; else echo "$clang"; fi; }
 
@@ -60,7 +84,7 @@ ok_compile() {
 # ok_shared NAME CC FLAVOUR ARGS...: -fPIC shared object that exports the flavour's state.
 ok_shared() {
 	local name=$1 cc fl=$3; cc=$(cc_path "$2"); shift 3
-	local sym="rcu__$(echo "$fl" | tr 'A-Z' 'a-z')_v1_state"
+	local sym="rcu__$(echo "$fl" | tr 'A-Z' 'a-z')_v2_state"
 	{
 		"$cc" "$@" -fPIC -shared -pthread -o "$out/$name.so" &&
 			nm -D --defined-only "$out/$name.so" | grep -w "$sym" ||
@@ -120,6 +144,114 @@ deref_case() {
 	} >"$out/$name.log" 2>&1 && pass "$name"
 }
 
+# died_with NAME RC ERRFILE SENTENCE: the program was stopped by SIGABRT (status 134) and
+# printed SENTENCE (a fixed string) on stderr.
+died_with() {
+	local rc=$2 err=$3 sentence=$4
+	cat "$err"
+	[ "$rc" -eq 134 ] || { echo "exit status $rc, want 134 (SIGABRT)"; return 1; }
+	grep -qF -- "$sentence" "$err" || { printf 'stderr lacks the sentence:\n    %s\n' "$sentence"; return 1; }
+}
+
+# run_to_status OUT PROGRAM ARGS...: run with no core dump and a time limit, stderr to OUT.err;
+# prints the exit status.
+run_to_status() {
+	local o=$1; shift
+	(ulimit -c 0; exec timeout 30 "$@") 2>"$o.err" >"$o.out"
+	echo $?
+}
+
+# config_pair NAME FLAVOUR MACRO UNIT_VALUE MAIN_VALUE "MAIN FLAGS" "UNIT FLAGS": config_main.c
+# (linked first: the reference) and config_unit.c with their own flags in one executable. With
+# MACRO empty the pair must run to the end on one state; otherwise it must stop before main()
+# with the sentence naming MACRO, the unit's value and the reference's.
+config_pair() {
+	local name=$1 fl=$2 macro=$3 uval=$4 mval=$5 mflags=$6 uflags=$7 rc
+	local exe=$out/$name main=$here/config_main.c unit=$here/config_unit.c
+	(
+		# shellcheck disable=SC2086 # the flags are words
+		"$gcc" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_"$fl" $mflags -c -o "$exe.main.o" "$main" &&
+			"$gcc" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_"$fl" $uflags -c -o "$exe.unit.o" "$unit" &&
+			"$gcc" -pthread -o "$exe" "$exe.main.o" "$exe.unit.o" || exit 1
+		rc=$(run_to_status "$exe" "$exe")
+		if [ -z "$macro" ]; then
+			cat "$exe.err"
+			[ "$rc" -eq 0 ] || { echo "exit status $rc: units that differ only per translation unit must run"; exit 1; }
+			grep -q 'config: both units ran on one state' "$exe.err" || exit 1
+			exit 0
+		fi
+		died_with "$name" "$rc" "$exe.err" \
+			"rcu.h: configuration mismatch in the $(echo "$fl" | tr 'A-Z' 'a-z') flavour: $macro is $uval in $unit but $mval in $main, loaded before it" || exit 1
+		! grep -q 'config: main() reached' "$exe.err" || { echo "main() was reached: the check must stop the program at start-up"; exit 1; }
+	) >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# config_plugin NAME FLAVOUR MACRO UNIT_VALUE HOST_VALUE "HOST FLAGS" "PLUGIN FLAGS": config_host.c
+# (linked -rdynamic, so the plugin shares its state) dlopen()s config_unit.c built as a plugin.
+# MACRO empty: the plugin loads and runs; otherwise dlopen() stops the program with the sentence.
+config_plugin() {
+	local name=$1 fl=$2 macro=$3 uval=$4 hval=$5 hflags=$6 pflags=$7 rc
+	local exe=$out/$name host=$here/config_host.c unit=$here/config_unit.c
+	(
+		# shellcheck disable=SC2086
+		"$gcc" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_"$fl" $hflags -rdynamic -pthread -o "$exe" "$host" -ldl &&
+			"$gcc" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_"$fl" $pflags -fPIC -shared -pthread \
+				-o "$exe.so" "$unit" || exit 1
+		rc=$(run_to_status "$exe" "$exe" "$exe.so")
+		if [ -z "$macro" ]; then
+			cat "$exe.err"
+			[ "$rc" -eq 0 ] || { echo "exit status $rc: a plugin with the host's settings must load and run"; exit 1; }
+			exit 0
+		fi
+		died_with "$name" "$rc" "$exe.err" \
+			"rcu.h: configuration mismatch in the $(echo "$fl" | tr 'A-Z' 'a-z') flavour: $macro is $uval in $unit but $hval in $host, loaded before it" || exit 1
+		grep -q 'config: host started, dlopen() of the plugin' "$exe.err" || { echo "the host did not start: the check must wait for the plugin"; exit 1; }
+		! grep -q 'config: dlopen() returned' "$exe.err" || { echo "dlopen() returned: the check must stop the program inside it"; exit 1; }
+	) >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# must_not_compile NAME "WORD1 WORD2 ..." CC ARGS...: must not compile, with an error line that
+# contains every word (whole words); for errors reported at the caller's line, not rcu.h's.
+must_not_compile() {
+	local name=$1 words=$2 cc; cc=$(cc_path "$3"); shift 3
+	if "$cc" "$@" -c -o "$out/$name.o" >"$out/$name.log" 2>&1; then
+		echo "compiled, but must not" >>"$out/$name.log"
+		return
+	fi
+	local lines; lines=$(grep -E 'error' "$out/$name.log")
+	for w in $words; do
+		lines=$(printf '%s\n' "$lines" | grep -w -- "$w")
+	done
+	if [ -n "$lines" ]; then
+		pass "$name"
+	else
+		echo "no error line naming all of: $words" >>"$out/$name.log"
+	fi
+}
+
+# callback_case NAME FLAVOUR "FLAGS": callback.c's cases. Each bad callback aborts with the
+# sentence before anything is freed; the good ones run.
+callback_case() {
+	local name=$1 fl=$2 flags=$3 rc exe=$out/$1 bad
+	(
+		# shellcheck disable=SC2086
+		"$gcc" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_"$fl" $flags -pthread -o "$exe" "$here/callback.c" || exit 1
+		rc=$(run_to_status "$exe" "$exe" good)
+		cat "$exe.err" "$exe.out"
+		[ "$rc" -eq 0 ] || { echo "good: exit status $rc: a callback and rcu_free() must still run"; exit 1; }
+		for bad in null small 4095 srcu-null srcu-small; do
+			echo "== $bad"
+			rc=$(run_to_status "$exe" "$exe" "$bad")
+			cat "$exe.out"
+			case $bad in srcu-*) call="call_srcu()" ;; *) call="call_rcu()" ;; esac
+			died_with "$name" "$rc" "$exe.err" "rcu.h: $call in thread " || exit 1
+			grep -qF '": the callback is NULL or not a function address (below 4096)' "$exe.err" ||
+				{ echo "the sentence does not say what is wrong with the callback"; exit 1; }
+			! grep -q 'freed' "$exe.out" || { echo "the object was freed before the abort"; exit 1; }
+		done
+	) >"$out/$name.log" 2>&1 && pass "$name"
+}
+
 declare -a names=()
 job() {
 	names+=("$1")
@@ -155,14 +287,20 @@ api)
 	job "default-flavour" ok_compile gcc -std=c11 "${warn[@]}" "${inc[@]}" "$api"
 	;;
 reject)
-	pairs=("QSBR MEMB" "QSBR MB" "QSBR BP" "MEMB MB" "MEMB BP" "MB BP")
+	pairs=()
+	for ((i = 0; i < ${#flavours[@]}; i++)); do
+		for ((j = i + 1; j < ${#flavours[@]}; j++)); do
+			pairs+=("${flavours[i]} ${flavours[j]}")
+		done
+	done
 	for c in "${compilers[@]}"; do
 		for p in "${pairs[@]}"; do
 			set -- $p
 			job "two-flavours-$c-$1-$2" must_fail "$p" "$c" -std=c11 "${inc[@]}" -DRCU_FLAVOUR_$1 -DRCU_FLAVOUR_$2 "$api"
 			job "two-flavours-$c-$2-$1" must_fail "$p" "$c" -std=c11 "${inc[@]}" -DRCU_FLAVOUR_$2 -DRCU_FLAVOUR_$1 "$api"
 		done
-		for fl in MEMB MB BP; do
+		for fl in "${flavours[@]}"; do
+			[ "$fl" = QSBR ] && continue # selector_conflict.c includes rcu_flavours/qsbr.h
 			job "selector-plus-$c-$fl" must_fail "QSBR $fl" "$c" -std=c11 "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/selector_conflict.c"
 		done
 		job "high-water-0-$c" must_fail RCU_CALLBACK_HIGH_WATER "$c" -std=c11 "${inc[@]}" -DRCU_CALLBACK_HIGH_WATER=0 "$api"
@@ -171,6 +309,9 @@ reject)
 		job "posix-hidden-$c" must_fail POSIX "$c" -std=c11 "${inc[@]}" "$here/posix_late.c"
 		# Controls: the same sources compile once the one problem is gone.
 		job "posix-asked-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_DEFAULT_SOURCE "$here/posix_late.c"
+		# The other feature macros rcu.h's sentence suggests are enough too.
+		job "posix-c-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_POSIX_C_SOURCE=200809L "$api"
+		job "xopen-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_XOPEN_SOURCE=700 "$api"
 		job "selector-alone-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" "$here/selector_conflict.c"
 		job "high-water-1-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_CALLBACK_HIGH_WATER=1 "$api"
 	done
@@ -193,6 +334,68 @@ strict)
 		done
 	done
 	;;
+config)
+	lower() { echo "$1" | tr 'A-Z' 'a-z'; }
+	# RCU_DEBUG (struct rcu_head's size) in every flavour and both orders.
+	for fl in "${flavours[@]}"; do
+		job "debug-unit-$(lower "$fl")" config_pair "$fl" RCU_DEBUG defined "not defined" "" "-DRCU_DEBUG"
+		job "debug-main-$(lower "$fl")" config_pair "$fl" RCU_DEBUG "not defined" defined "-DRCU_DEBUG" ""
+	done
+	# Every other per-program macro, each in the next flavour of the list.
+	# macro | the unit's flags | its value | the reference's flags | its value
+	cases=(
+		"RCU_DEBUG_DELAY|-DRCU_DEBUG_DELAY|defined||not defined"
+		"RCU_NO_MEMBARRIER|-DRCU_NO_MEMBARRIER|defined||not defined"
+		"RCU_NO_FUTEX|-DRCU_NO_FUTEX|defined||not defined"
+		"RCU_C11_FENCES|-DRCU_C11_FENCES|defined||not defined"
+		"RCU_CACHE_LINE|-DRCU_CACHE_LINE=256|256|-DRCU_CACHE_LINE=64|64"
+		"RCU_SRCU_NESTING|-DRCU_SRCU_NESTING=8|8||4"
+		"RCU_CALLBACK_HIGH_WATER|-DRCU_CALLBACK_HIGH_WATER=5|5||10000"
+		"RCU_STALL_TIMEOUT_MS|-DRCU_STALL_TIMEOUT_MS=100|100||0"
+		"RCU_SPIN_SCANS|-DRCU_SPIN_SCANS=7|7|-DRCU_SPIN_SCANS=9|9"
+		"RCU_FREE(p)|-DCFG_CUSTOM_FREE|cfg_free(p)||free(p)"
+	)
+	k=0
+	for c in "${cases[@]}"; do
+		IFS='|' read -r macro uflags uval mflags mval <<<"$c"
+		fl=${flavours[k % ${#flavours[@]}]}
+		k=$((k + 1))
+		tag=$(echo "$macro" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | sed 's/-*$//')
+		job "$tag-$(lower "$fl")" config_pair "$fl" "$macro" "$uval" "$mval" "$mflags" "$uflags"
+	done
+	# Per translation unit: units that differ in these share one state and run.
+	for fl in "${flavours[@]}"; do
+		job "same-$(lower "$fl")" config_pair "$fl" "" "" "" "" ""
+		job "tls-model-$(lower "$fl")" config_pair "$fl" "" "" "" "" "-DCFG_TLS_GD"
+		job "debug-dereference-$(lower "$fl")" config_pair "$fl" "" "" "" "-DRCU_DEBUG" "-DRCU_DEBUG -DRCU_DEBUG_DEREFERENCE"
+		job "liburcu-names-$(lower "$fl")" config_pair "$fl" "" "" "" "" "-DRCU_LIBURCU_NAMES"
+		job "kernel-names-$(lower "$fl")" config_pair "$fl" "" "" "" "-DRCU_KERNEL_NAMES" ""
+	done
+	# A plugin against its host: the abort happens in dlopen(); a matching plugin loads.
+	fl=${flavours[0]}
+	job "plugin-debug-$(lower "$fl")" config_plugin "$fl" RCU_DEBUG defined "not defined" "" "-DRCU_DEBUG"
+	job "plugin-srcu-nesting-$(lower "$fl")" config_plugin "$fl" RCU_SRCU_NESTING 8 4 "" "-DRCU_SRCU_NESTING=8"
+	job "plugin-same-$(lower "$fl")" config_plugin "$fl" "" "" "" "-DRCU_NO_FUTEX" "-DRCU_NO_FUTEX -DCFG_TLS_GD"
+	;;
+callback)
+	for c in "${compilers[@]}"; do
+		for k in NULL ZERO ZERO_L VOID_NULL SRCU_NULL; do
+			job "null-constant-$c-$k" must_not_compile "callback null constant" "$c" -std=c11 "${inc[@]}" \
+				-DRCU_FLAVOUR_${flavours[0]} -DCB_CONSTANT_$k "$here/callback.c"
+		done
+		# A constant cast to the callback's type: the value is known at compile time too.
+		for v in 0 16 4095; do
+			job "cast-constant-$c-$v" must_not_compile "callback constant 4096" "$c" -std=c11 "${inc[@]}" \
+				-DRCU_FLAVOUR_${flavours[0]} -DCB_CONSTANT_CAST=$v "$here/callback.c"
+		done
+		# Control: the same file without the constant compiles cleanly.
+		job "null-constant-$c-none" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_FLAVOUR_${flavours[0]} "$here/callback.c"
+	done
+	for fl in "${flavours[@]}"; do
+		job "run-$(echo "$fl" | tr 'A-Z' 'a-z')" callback_case "$fl" ""
+		job "run-$(echo "$fl" | tr 'A-Z' 'a-z')-debug" callback_case "$fl" "-DRCU_DEBUG"
+	done
+	;;
 *)
 	echo "check.sh: unknown group $group" >&2
 	exit 2
@@ -201,18 +404,27 @@ esac
 wait
 
 # The default flavour on Linux is MEMB: its state symbol is in the object.
-if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-flavour.o" | grep -qw rcu__memb_v1_state; then
-	echo "the default flavour's object does not define rcu__memb_v1_state" >>"$out/default-flavour.log"
+if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-flavour.o" | grep -qw rcu__memb_v2_state; then
+	echo "the default flavour's object does not define rcu__memb_v2_state" >>"$out/default-flavour.log"
 	rm -f "$out/default-flavour.ok"
 fi
 
-failed=0
+failed=0 xfailed=0
 for n in "${names[@]}"; do
-	if [ ! -e "$out/$n.ok" ]; then
+	known=false
+	for x in $xfail; do [ "$x" = "$n" ] && known=true; done
+	if [ ! -e "$out/$n.ok" ] && $known; then
+		xfailed=$((xfailed + 1))
+		echo "XFAIL $n (a known defect: see --expect-fail in test/compile/meson.build)"
+		sed -n '1,6p' "$out/$n.log" | sed 's/^/    /'
+	elif [ ! -e "$out/$n.ok" ]; then
 		failed=$((failed + 1))
 		echo "FAIL $n"
 		sed -n '1,25p' "$out/$n.log" | sed 's/^/    /'
+	elif $known; then
+		failed=$((failed + 1))
+		echo "XPASS $n: expected to fail but passes; take it off --expect-fail in test/compile/meson.build"
 	fi
 done
-echo "compile/$group: $((${#names[@]} - failed)) of ${#names[@]} checks passed"
+echo "compile/$group: $((${#names[@]} - failed - xfailed)) of ${#names[@]} checks passed, $xfailed expected to fail"
 [ "$failed" -eq 0 ]

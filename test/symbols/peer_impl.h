@@ -53,7 +53,7 @@ static void peer_stats(struct peer_stats *out)
 
 PEER_TABLE = {
 	.who = PEER_WHO,
-	.flavour = RCU__FNAME,
+	.flavour = RCU_FLAVOUR_NAME,
 	.state = peer_state,
 	.reader = peer_reader,
 	.reg = peer_reg,
