@@ -1648,7 +1648,13 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  * (RCU__SYM(gp_poll)): advance and scan once, arm and rescan, and come back when a reader wakes it.
  */
 #define RCU__SPIN_SCANS RCU_SPIN_SCANS
-#define RCU__SHARE_SPIN 2000       /* looks for another caller's completion before sleeping */
+/*
+ * Looks for another caller's completion before sleeping on gp_done_word. Overridable for model
+ * checkers only (verify/genmc sets it to 1, so that the sleep is within GenMC's loop bound).
+ */
+#ifndef RCU__SHARE_SPIN
+#define RCU__SHARE_SPIN 2000
+#endif
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX

@@ -51,8 +51,8 @@ if [ -n "${GENMC_KEEP:-}" ]; then echo "genmc: work folder $work"; else trap 'rm
 #            docs/testing.md).
 #   options  C flags (-D...) and GenMC options (--...). RCU_SPIN_SCANS=1000 keeps the updater
 #            spinning within the bound; the sleep tests set 0.
-S="-DRCU_SPIN_SCANS=1000"
-Z="-DRCU_SPIN_SCANS=0"
+S="-DRCU_SPIN_SCANS=1000 -DRCU__SHARE_SPIN=1"
+Z="-DRCU_SPIN_SCANS=0 -DRCU__SHARE_SPIN=1"
 L="--check-liveness"
 I="--disable-ipr" # two threads that contend gp_lock: GenMC 0.11's trylock model needs it under RC11
 ci_checks() {

@@ -16,8 +16,8 @@ root=$(cd "$here/../.." && pwd)
 : "${GENMC:?set GENMC, or run through run.sh --survey}"
 export GENMC
 
-S="-DRCU_SPIN_SCANS=1000"
-Z="-DRCU_SPIN_SCANS=0"
+S="-DRCU_SPIN_SCANS=1000 -DRCU__SHARE_SPIN=1"
+Z="-DRCU_SPIN_SCANS=0 -DRCU__SHARE_SPIN=1"
 L="--check-liveness"
 # test | readers | unroll | options, cheapest first.
 tests_mb="gp|1|2|$S
