@@ -923,3 +923,131 @@ int main(void)
 	return 0;
 }
 #endif
+
+/* ---- srcu: the first example and publish/poison on an SRCU domain ----------------------------- */
+#if defined(TEST_srcu)
+/*
+ * Readers of domain `ss` need no registration (their first section adopts them). Each reads x
+ * and y as in TEST_gp and uses the node it dereferences; the updater writes x, publishes a new
+ * node, waits with synchronize_srcu(), writes y and poisons the old node. Readers of the default
+ * domain are not involved: the domain has its own gp_seq, gp_futex and grace periods (S-labels
+ * and the R/G labels on the domain's state, docs/ordering.md "SRCU domains").
+ * PROBE 1: no reader holds the old node once the updater is about to wait (must fail).
+ */
+DEFINE_SRCU(ss);
+static _Atomic int x, y, waiting;
+static struct node *_Atomic gp;
+static struct node *old_node;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&ss);
+	int r1 = READ_ONCE(x);
+	struct node *p = rcu_dereference(gp);
+	int w = READ_ONCE(waiting);
+	node_use(p);
+	int r2 = READ_ONCE(y);
+	srcu_read_unlock(&ss, i);
+	assert(!(r1 == 0 && r2 == 1));
+	if (PROBE == 1)
+		assert(!(p == old_node && w));
+	return NULL;
+}
+
+int main(void)
+{
+	old_node = node_new(LIVE);
+	rcu_init_pointer(gp, old_node);
+	spawn_readers(reader, READERS);
+	WRITE_ONCE(x, 1);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	WRITE_ONCE(waiting, 1);
+	synchronize_srcu(&ss);
+	WRITE_ONCE(y, 1);
+	node_retire(old_node);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- srcutag: a slot that moves to another domain (S2) ---------------------------------------- */
+#if defined(TEST_srcutag)
+/*
+ * The reader ends a section of domain A, then begins one of domain B: its slot 0 is free, so
+ * srcu_lock_slow() retags it (tag = B, S2, then seq). An updater of A that starts after the A
+ * section ended (it acquires `a_over`) must not wait for the B section: if its acquire load of
+ * seq (G2) reads the B section's number, it must read the tag B too. Built with RCU_SPIN_SCANS=0,
+ * an updater that finds a reader holding its domain arms gp_futex at once and sleeps (a timed
+ * sleep: SRCU readers of MB and QSBR do not fence after their clear); the model counts timed
+ * sleeps, and the test asserts there is none. Waiting for another domain's section is a loss of
+ * isolation, not of safety (docs/ordering.md, S2): this makes it an assertion.
+ */
+DEFINE_SRCU(A);
+DEFINE_SRCU(B);
+static _Atomic int a_over;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&A);
+	srcu_read_unlock(&A, i);
+	atomic_store_explicit(&a_over, 1, memory_order_release);
+	int j = srcu_read_lock(&B);
+	srcu_read_unlock(&B, j);
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, 1);
+	__VERIFIER_assume(atomic_load_explicit(&a_over, memory_order_acquire) == 1);
+	synchronize_srcu(&A);
+	join_all();
+	assert(atomic_load_explicit(&model_timed_sleeps, memory_order_relaxed) == 0);
+	return 0;
+}
+#endif
+
+/* ---- srcucb: call_srcu() and the SRCU worker --------------------------------------------------- */
+#if defined(TEST_srcucb)
+/*
+ * As TEST_callback, on an SRCU domain: call_srcu() enlists the domain and kicks the SRCU worker
+ * (K1), which drives the grace period in steps (gp_poll(): G0, G1, G2, G3) and runs the batch; it
+ * sleeps on srcu_word (K2) when it has nothing to do. The second call_srcu() may find it asleep
+ * and must wake it: a lost wake-up leaves it asleep for ever, which --check-liveness reports.
+ */
+DEFINE_SRCU(ss);
+static struct node *_Atomic gp;
+static _Atomic int reclaimed;
+
+static void reclaim(struct rcu_head *h)
+{
+	node_retire(rcu_container_of(h, struct node, head));
+	if (atomic_fetch_add_explicit(&reclaimed, 1, memory_order_release) + 1 == 2)
+		atomic_store_explicit(&model_done, 1, memory_order_relaxed);
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&ss);
+	node_use(rcu_dereference(gp));
+	srcu_read_unlock(&ss, i);
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp, node_new(LIVE));
+	spawn_readers(reader, READERS);
+	for (int k = 0; k < 2; k++) {
+		struct node *old = rcu_dereference_protected(gp, 1);
+		rcu_assign_pointer(gp, node_new(LIVE));
+		call_srcu(&ss, &old->head, reclaim);
+	}
+	__VERIFIER_assume(atomic_load_explicit(&reclaimed, memory_order_acquire) == 2);
+	join_all();
+	return 0;
+}
+#endif

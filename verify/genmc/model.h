@@ -140,8 +140,11 @@ static struct rcu__reader *model_self(void)
  */
 static _Atomic int model_done;
 
-/* Coverage counters for the probes: broadcasts, waits begun, waits that a broadcast ended. */
-static _Atomic int model_broadcasts, model_sleeps, model_wakeups;
+/*
+ * Coverage counters for the probes: broadcasts, waits begun, waits that a broadcast ended, timed
+ * waits begun.
+ */
+static _Atomic int model_broadcasts, model_sleeps, model_wakeups, model_timed_sleeps;
 
 /*
  * pthread_cond_wait(): POSIX's contract, on GenMC's mutex. The waiter reads the broadcast count
@@ -177,6 +180,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 {
 	(void)c;
 	(void)abstime;
+	atomic_fetch_add_explicit(&model_timed_sleeps, 1, memory_order_relaxed);
 	pthread_mutex_unlock(m);
 	pthread_mutex_lock(m);
 	return ETIMEDOUT;

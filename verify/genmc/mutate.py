@@ -40,10 +40,10 @@ import os
 import re
 import sys
 
-FOLLOW_LINES = 12
-FENCE_RE = re.compile(r"\brcu__fence_full\(\)|\brcu__updater_fence\([^()]*\)")
+FOLLOW_LINES = 25
+FENCE_RE = re.compile(r"\brcu__fence_(?:full|release)\(\)|\brcu__updater_fence\([^()]*\)")
 ORDER_RE = re.compile(r"\bmemory_order_(seq_cst|acq_rel|acquire|release|consume|relaxed)\b|"
-                      r"\b__ATOMIC_(SEQ_CST|ACQ_REL|ACQUIRE|RELEASE|CONSUME|RELAXED)\b")
+                      r"\b(?:__ATOMIC_|RCU__)(SEQ_CST|ACQ_REL|ACQUIRE|RELEASE|CONSUME|RELAXED)\b")
 
 
 class MutationError(Exception):
@@ -162,6 +162,7 @@ def mutate_stmt(stmt, kind):
             (r"atomic_fetch_add_explicit\(([^,]+),\s*0,\s*(memory_order_\w+)\)",
              r"atomic_load_explicit(\1, \2)"),
             (r"__atomic_fetch_add\(([^,]+),\s*0,\s*(__ATOMIC_\w+)\)", r"__atomic_load_n(\1, \2)"),
+            (r"rcu__fetch_add\(([^,]+),\s*0,\s*(RCU__\w+)\)", r"rcu__load(\1, \2)"),
         ]
         for p, r in pats:
             new, k = re.subn(p, r, stmt)
@@ -178,6 +179,10 @@ def mutate_stmt(stmt, kind):
             (r"(\w+)\s*=\s*__atomic_fetch_add\(([^,]+),\s*1,\s*__ATOMIC_(\w+)\)\s*\+\s*1;",
              lambda m: "%s = __atomic_load_n(%s, __ATOMIC_RELAXED) + 1; "
                        "__atomic_store_n(%s, %s, __ATOMIC_%s);" % (
+                           m.group(1), m.group(2), m.group(2), m.group(1),
+                           "RELEASE" if m.group(3) == "ACQ_REL" else m.group(3))),
+            (r"(\w+)\s*=\s*rcu__fetch_add\(([^,]+),\s*1,\s*RCU__(\w+)\)\s*\+\s*1;",
+             lambda m: "{ %s = rcu__load(%s, RCU__RELAXED) + 1; rcu__store(%s, %s, RCU__%s); }" % (
                            m.group(1), m.group(2), m.group(2), m.group(1),
                            "RELEASE" if m.group(3) == "ACQ_REL" else m.group(3))),
         ]

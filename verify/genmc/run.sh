@@ -56,59 +56,74 @@ Z="-DRCU_SPIN_SCANS=0 -DRCU__SHARE_SPIN=1"
 L="--check-liveness"
 I="--disable-ipr" # two threads that contend gp_lock: GenMC 0.11's trylock model needs it under RC11
 ci_checks() {
-	local r=${1:-2} u=$(( ${1:-2} + 1 ))
-	cat <<EOF
+	# $1: readers of the litmus tests (2 in CI, 3 with --deep); the other tests have 1 (2 with
+	# --deep) or the threads their shape needs. MEMB and BP without membarrier run MB's path:
+	# one reader each is enough to show they build and take it.
+	local r=${1:-2} u=$(( ${1:-2} + 1 )) o=$(( ${1:-2} - 1 )) v=${1:-2}
+	cat <<EOF2
 verify|gp          |MB  |both|gp         |$r|$u|$S
 verify|gp          |QSBR|both|gp         |$r|$u|$S
 verify|gp          |MEMB|both|gp         |1 |2 |$S
 verify|gp          |BP  |both|gp         |1 |2 |$S
-verify|nested      |MB  |both|nested     |$r|$u|$S
 verify|pubsub      |MB  |both|pubsub     |$r|$u|$S
 verify|pubsub      |QSBR|both|pubsub     |$r|$u|$S
 verify|pubsub      |MEMB|both|pubsub     |1 |2 |$S
 verify|pubsub      |BP  |both|pubsub     |1 |2 |$S
+verify|nested      |MB  |both|nested     |$o|$v|$S
 verify|partition   |MB  |both|partition  |2 |3 |$S $I
 verify|partition   |QSBR|both|partition  |2 |3 |$S $I
-verify|dlm         |MB  |both|dlm        |1 |2 |$S
-verify|dlm         |QSBR|both|dlm        |1 |2 |$S
-verify|share       |MB  |both|share      |1 |2 |$S $I
-verify|share       |QSBR|both|share      |1 |2 |$S $I
+verify|dlm         |MB  |both|dlm        |$o|$v|$S
+verify|dlm         |QSBR|both|dlm        |$o|$v|$S
+verify|share       |MB  |both|share      |$o|$v|$S $I
+verify|share       |QSBR|both|share      |$o|$v|$S $I
 verify|share0      |MB  |both|share      |0 |2 |$S $I $L
-verify|poll        |MB  |both|poll       |1 |2 |$S $I
-verify|poll        |QSBR|both|poll       |1 |2 |$S $I
-verify|fullbarrier |MB  |both|fullbarrier|1 |2 |$S
-verify|fullbarrier |QSBR|both|fullbarrier|1 |2 |$S
-verify|register    |MB  |both|register   |$r|$u|$S
-verify|register    |QSBR|both|register   |$r|$u|$S
-verify|qsbr        |QSBR|both|qsbr       |$r|$u|$S
+verify|share0      |QSBR|both|share      |0 |2 |$S $I $L
+verify|poll        |MB  |both|poll       |$o|$v|$S $I
+verify|poll        |QSBR|both|poll       |$o|$v|$S $I
+verify|pollbarrier |MB  |both|pollbarrier|0 |2 |$S
+verify|fullbarrier |MB  |both|fullbarrier|0 |2 |$S
+verify|fullbarrier |QSBR|both|fullbarrier|$o|$v|$S
+verify|register    |MB  |both|register   |$o|$v|$S
+verify|register    |QSBR|both|register   |$o|$v|$S
+verify|init        |MB  |both|init       |2 |3 |
+verify|qsbr        |QSBR|both|qsbr       |$o|$v|$S
 verify|sleep       |MB  |both|sleep      |$r|$u|$Z
 verify|sleep       |QSBR|both|sleep      |$r|$u|$Z $L
 verify|callback    |MB  |both|callback   |0 |3 |$S $L
 verify|callback    |QSBR|both|callback   |0 |3 |$S $L
+verify|cbbarrier   |MB  |both|cbbarrier  |0 |3 |$S
 verify|exit        |MB  |both|exit       |0 |3 |$S
-verify|list        |MB  |both|list       |$r|$u|$S
-verify|hlist       |MB  |both|hlist      |1 |2 |$S
+verify|list        |MB  |both|list       |$o|$v|$S
+verify|hlist       |MB  |both|hlist      |$o|$v|$S
+verify|srcu        |MB  |both|srcu       |$r|$u|$S
+verify|srcu        |QSBR|both|srcu       |$o|$v|$S
+verify|srcutag     |MB  |both|srcutag    |1 |2 |$Z
+verify|srcucb      |MB  |both|srcucb     |0 |3 |$S $L
 probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
+probe |srcu        |MB  |rc11|srcu       |1 |2 |$S -DPROBE=1
+probe |share.sleep |MB  |rc11|share      |0 |2 |$S $I -DPROBE=1
 probe |poll.passed |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=1
 probe |poll.cond   |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=2
 probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z -DPROBE=1
 probe |sleep.wake  |MB  |rc11|sleep      |1 |2 |$Z -DPROBE=2
-EOF
-	cat "$here/controls"
+EOF2
+	controls
+}
+
+# The controls file, with its option sets ($S, $Z, $L, $I) expanded.
+controls() {
+	local line
+	while IFS= read -r line; do
+		case $line in '#'* | '') continue ;; esac
+		line=${line//'$S'/$S} line=${line//'$Z'/$Z}
+		line=${line//'$L'/$L} line=${line//'$I'/$I}
+		echo "$line"
+	done <"$here/controls"
 }
 
 deep_checks() {
 	ci_checks 3 | grep -v '^kill\|^same'
-	cat <<EOF
-verify|dlm         |MB  |both|dlm        |2 |3 |$S
-verify|dlm         |QSBR|both|dlm        |2 |3 |$S
-verify|share       |MB  |both|share      |2 |3 |$S $I
-verify|poll        |MB  |both|poll       |2 |3 |$S $I
-verify|callback    |MB  |both|callback   |1 |4 |$S $L
-verify|hlist       |MB  |both|hlist      |2 |3 |$S
-EOF
-	grep '^kill\|^same' "$here/controls"
 }
 
 case "$mode" in
