@@ -1106,7 +1106,9 @@ static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx) RCU__NOEXC
 	RCU__CHECK(idx >= 0 && idx < RCU_SRCU_NESTING && r->srcu[idx].gp == &ssp->gp && r->srcu[idx].seq != 0,
 		"srcu_read_unlock()", "no matching srcu_read_lock() of this domain in this thread: the index or the domain is wrong, or the unlock is unbalanced");
 	struct rcu__srcu_slot *s = &r->srcu[idx];
+#if !defined(RCU_C11_FENCES) /* a C11 model checker skips asm, and `s` with it (verify/genmc) */
 	__asm__("" : "+r"(s)); /* one address computation for both fields (GCC makes two) */
+#endif
 	if (RCU__LIKELY(s->nesting == 0))
 		rcu__slot_exit(&ssp->gp, &s->seq);
 	else

@@ -728,7 +728,7 @@ int main(void)
 	for (int k = 0; k < 2; k++) {
 		struct node *old = rcu_dereference_protected(gp, 1);
 		rcu_assign_pointer(gp, node_new(LIVE));
-		call_rcu(&old->head, reclaim);
+		(call_rcu)(&old->head, reclaim);
 	}
 	__VERIFIER_assume(atomic_load_explicit(&reclaimed, memory_order_acquire) == 2);
 	join_all();
@@ -770,7 +770,7 @@ int main(void)
 	static struct rcu_head head;
 	spawn(other, 0);
 	WRITE_ONCE(x, 1);
-	call_rcu(&head, cb);
+	(call_rcu)(&head, cb);
 	rcu_unregister_thread();
 	join_all();
 	__VERIFIER_assume(READ_ONCE(r0) != -1);
@@ -805,7 +805,7 @@ int main(void)
 {
 	static struct rcu_head head;
 	atexit(teardown); /* before call_rcu() starts the worker, so it runs after rcu.h's handler */
-	call_rcu(&head, callback);
+	(call_rcu)(&head, callback);
 	model_exit();
 	return 0;
 }
@@ -1044,7 +1044,7 @@ int main(void)
 	for (int k = 0; k < 2; k++) {
 		struct node *old = rcu_dereference_protected(gp, 1);
 		rcu_assign_pointer(gp, node_new(LIVE));
-		call_srcu(&ss, &old->head, reclaim);
+		(call_srcu)(&ss, &old->head, reclaim);
 	}
 	__VERIFIER_assume(atomic_load_explicit(&reclaimed, memory_order_acquire) == 2);
 	join_all();

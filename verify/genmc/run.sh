@@ -87,8 +87,8 @@ verify|register    |MB  |both|register   |$o|$v|$S
 verify|register    |QSBR|both|register   |$o|$v|$S
 verify|init        |MB  |both|init       |2 |3 |
 verify|qsbr        |QSBR|both|qsbr       |$o|$v|$S
-verify|sleep       |MB  |both|sleep      |$r|$u|$Z
-verify|sleep       |QSBR|both|sleep      |$r|$u|$Z $L
+verify|sleep       |MB  |both|sleep      |$o|$v|$Z $I
+verify|sleep       |QSBR|both|sleep      |$o|$v|$Z $I $L
 verify|callback    |MB  |both|callback   |0 |3 |$S $L
 verify|callback    |QSBR|both|callback   |0 |3 |$S $L
 verify|cbbarrier   |MB  |both|cbbarrier  |0 |3 |$S
@@ -97,16 +97,16 @@ verify|list        |MB  |both|list       |$o|$v|$S
 verify|hlist       |MB  |both|hlist      |$o|$v|$S
 verify|srcu        |MB  |both|srcu       |$r|$u|$S
 verify|srcu        |QSBR|both|srcu       |$o|$v|$S
-verify|srcutag     |MB  |both|srcutag    |1 |2 |$Z
-verify|srcucb      |MB  |both|srcucb     |0 |3 |$S $L
+verify|srcutag     |MB  |both|srcutag    |1 |2 |$Z $I
+verify|srcucb      |MB  |both|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
 probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
 probe |srcu        |MB  |rc11|srcu       |1 |2 |$S -DPROBE=1
 probe |share.sleep |MB  |rc11|share      |0 |2 |$S $I -DPROBE=1
 probe |poll.passed |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=1
 probe |poll.cond   |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=2
-probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z -DPROBE=1
-probe |sleep.wake  |MB  |rc11|sleep      |1 |2 |$Z -DPROBE=2
+probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z $I -DPROBE=1
+probe |sleep.wake  |MB  |rc11|sleep      |1 |2 |$Z $I -DPROBE=2
 EOF2
 	controls
 }
