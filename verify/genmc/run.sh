@@ -95,14 +95,13 @@ verify|cbbarrier   |MB  |both|cbbarrier  |0 |3 |$S
 verify|exit        |MB  |both|exit       |0 |3 |$S
 verify|list        |MB  |both|list       |$o|$v|$S
 verify|hlist       |MB  |both|hlist      |$o|$v|$S
-verify|srcu        |MB  |both|srcu       |$r|$u|$S
+verify|srcu        |MB  |both|srcu       |$o|$v|$S
 verify|srcu        |QSBR|both|srcu       |$o|$v|$S
 verify|srcutag     |MB  |both|srcutag    |1 |2 |$Z $I
-verify|srcucb      |MB  |both|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
+verify|srcucb      |MB  |rc11|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
 probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
 probe |srcu        |MB  |rc11|srcu       |1 |2 |$S -DPROBE=1
-probe |share.sleep |MB  |rc11|share      |0 |2 |$S $I -DPROBE=1
 probe |poll.passed |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=1
 probe |poll.cond   |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=2
 probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z $I -DPROBE=1
@@ -153,6 +152,7 @@ if [ -n "$muts" ]; then
 		echo "genmc: a broken variant no longer matches rcu.h: update verify/genmc/controls" >&2
 		exit 1
 	fi
+	mkdir -p "$work/h"
 	for mut in $muts; do
 		d="$work/h/$(echo "$mut" | tr -c 'A-Za-z0-9_.-' '_')"
 		python3 "$here/mutate.py" "$root/rcu.h" "$d" "$mut" >"$d.txt" 2>&1 || { cat "$d.txt" >&2; exit 1; }
