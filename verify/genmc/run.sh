@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: 0BSD
 # verify/genmc/run.sh: model-check rcu.h's own code with GenMC, under RC11 and IMM.
 #
-#   verify/genmc/run.sh            the CI set: every test with 2 readers (fewer where a test has
-#                                  other threads), a coverage probe per test, and a broken copy of
-#                                  rcu.h for every ordering label, each of which must fail
-#   verify/genmc/run.sh --deep     the same with 3 readers where the CI set has 2, and more shapes
+#   verify/genmc/run.sh            the CI set: every test under RC11 and IMM (the litmus tests with
+#                                  2 readers, the others with 1 or the threads their shape needs),
+#                                  the coverage probes, and the negative controls (verify/genmc/
+#                                  controls: a broken copy of rcu.h per label, each must fail)
+#   verify/genmc/run.sh --deep     the tests (not the controls) with one more reader each
 #   verify/genmc/run.sh --survey   every mutation against every test, 1 reader: the matrix that
 #                                  docs/testing.md's table was made from (long; prints the table)
 #   GENMC=/path/to/genmc           the binary (default: ../shared/tools/genmc/build.sh, then PATH)
@@ -76,8 +77,8 @@ verify|dlm         |MB  |both|dlm        |$o|$v|$S
 verify|dlm         |QSBR|both|dlm        |$o|$v|$S
 verify|share       |MB  |both|share      |$o|$v|$S $I
 verify|share       |QSBR|both|share      |$o|$v|$S $I
-verify|share0      |MB  |both|share      |0 |2 |$S $I $L
-verify|share0      |QSBR|both|share      |0 |2 |$S $I $L
+verify|share0      |MB  |both|share      |0 |3 |$S $I $L
+verify|share0      |QSBR|both|share      |0 |3 |$S $I $L
 verify|poll        |MB  |both|poll       |$o|$v|$S $I
 verify|poll        |QSBR|both|poll       |$o|$v|$S $I
 verify|pollbarrier |MB  |both|pollbarrier|0 |2 |$S
@@ -102,6 +103,7 @@ verify|srcucb      |MB  |rc11|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
 probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
 probe |srcu        |MB  |rc11|srcu       |1 |2 |$S -DPROBE=1
+probe |share.sleep |MB  |rc11|share      |0 |3 |$S $I -DPROBE=1
 probe |poll.passed |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=1
 probe |poll.cond   |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=2
 probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z $I -DPROBE=1
