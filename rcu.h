@@ -1106,7 +1106,9 @@ static inline void srcu_read_unlock(struct srcu_struct *ssp, int idx) RCU__NOEXC
 	RCU__CHECK(idx >= 0 && idx < RCU_SRCU_NESTING && r->srcu[idx].gp == &ssp->gp && r->srcu[idx].seq != 0,
 		"srcu_read_unlock()", "no matching srcu_read_lock() of this domain in this thread: the index or the domain is wrong, or the unlock is unbalanced");
 	struct rcu__srcu_slot *s = &r->srcu[idx];
+#if !defined(RCU_C11_FENCES) /* a C11 model checker skips asm, and `s` with it (verify/genmc) */
 	__asm__("" : "+r"(s)); /* one address computation for both fields (GCC makes two) */
+#endif
 	if (RCU__LIKELY(s->nesting == 0))
 		rcu__slot_exit(&ssp->gp, &s->seq);
 	else
@@ -1648,7 +1650,13 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  * (RCU__SYM(gp_poll)): advance and scan once, arm and rescan, and come back when a reader wakes it.
  */
 #define RCU__SPIN_SCANS RCU_SPIN_SCANS
-#define RCU__SHARE_SPIN 2000       /* looks for another caller's completion before sleeping */
+/*
+ * Looks for another caller's completion before sleeping on gp_done_word. Overridable for model
+ * checkers only (verify/genmc sets it to 1, so that the sleep is within GenMC's loop bound).
+ */
+#ifndef RCU__SHARE_SPIN
+#define RCU__SHARE_SPIN 2000
+#endif
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX

@@ -7,7 +7,9 @@
 #   scripts/test.sh --slow     the long runs (torture, stress) as well
 #   scripts/test.sh --musl     the same built against musl (musl-gcc, scripts/musl.ini), on
 #                              test/runner.h, without the doc checks (they are the host's)
-#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl and the spin model: what CI runs
+#   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM, 2 readers): verify/genmc/run.sh
+#   scripts/test.sh --genmc-deep  the same with 3 readers (long)
+#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, the spin model and GenMC: what CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -88,12 +90,18 @@ default) run build slow -- -- ;;
 	run build-tsan slow compile docs -- --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --musl) run_musl ;;
+--genmc) exec verify/genmc/run.sh ;;
+--genmc-deep) exec verify/genmc/run.sh --deep ;;
 --all)
 	"$0"
 	"$0" --asan
 	"$0" --tsan
 	"$0" --musl
-	if [ -x spin/run.sh ]; then spin/run.sh; fi
+	if [ -x verify/spin/run.sh ]; then verify/spin/run.sh; fi
+	# GenMC: 77 is its skip (no GenMC and no ../shared to build it from); anything else fails.
+	genmc_rc=0
+	verify/genmc/run.sh || genmc_rc=$?
+	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
 	python3 - build build-asan build-tsan build-musl <<'PY'
 import json, sys
 ok = bad = skip = 0
@@ -106,5 +114,5 @@ for d in sys.argv[1:]:
 print(f"all: {ok} passed, {bad} failed, {skip} skipped")
 PY
 	;;
-*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
 esac

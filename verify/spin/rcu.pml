@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: 0BSD */
 /*
- * spin/rcu.pml: a Promela model of rcu.h's reader fast path and synchronize_rcu().
+ * verify/spin/rcu.pml: a Promela model of rcu.h's reader fast path and synchronize_rcu().
  *
  * What is modelled (see docs/testing.md for what is left out):
  *   - gp_seq / gp_completed, the snapshot s and target s + 1, the advance under gp_lock, and
@@ -41,7 +41,7 @@
  * in the non-progress search under weak fairness, no cycle that runs forever without finishing.
  *
  * The labels (R0-R3, Q0-Q3, G0-G5, D1-D2) are rcu.h's, as listed in docs/ordering.md. Run every
- * check with spin/run.sh; docs/testing.md says what the model covers and what it leaves out.
+ * check with verify/spin/run.sh; docs/testing.md says what the model covers and what it leaves out.
  */
 
 #if !defined(MB) && !defined(MEMB) && !defined(QSBR)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: 0BSD
-# spin/run.sh: check the Promela model of rcu.h's grace periods (spin/rcu.pml) exhaustively.
+# verify/spin/run.sh: check the Promela model of rcu.h's grace periods (verify/spin/rcu.pml) exhaustively.
 #
-#   spin/run.sh        every check below; exit 0 when each behaves as expected: the good model
+#   verify/spin/run.sh every check below; exit 0 when each behaves as expected: the good model
 #                      verifies in every flavour, every broken variant is rejected for the
 #                      expected reason, every coverage probe reaches its assert
 #   SPIN_KEEP=1        keep the work folder (pan sources, trails) and print where it is

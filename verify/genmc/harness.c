@@ -1,0 +1,1053 @@
+/* SPDX-License-Identifier: 0BSD */
+/*
+ * verify/genmc/harness.c: litmus tests of the reference (docs/requirements.md), run by GenMC on
+ * rcu.h's own code. One test per build: -DTEST_<name>. -DREADERS=N sets the number of reader
+ * threads where a test has a variable number. Flavour: -DRCU_FLAVOUR_MB, _QSBR, _MEMB or _BP
+ * (MEMB and BP run their fallback without membarrier, which is MB's path: see model.h).
+ *
+ * Every test asserts what the reference forbids; a broken rcu.h (mutate.py) must make at least one
+ * of them fail. Shared data that the reference reads with READ_ONCE()/WRITE_ONCE() is a relaxed
+ * atomic here. The objects that RCU protects have plain fields, so that under RC11 GenMC's race
+ * detector also reports an access that is not ordered before the free: a grace period must make
+ * every reader's access to a removed object happen before the updater's poison and free(), and
+ * a reader that reaches a new object must see it initialised.
+ *
+ * -DPROBE=<n> turns a test into a coverage probe: it asserts that something the test is meant to
+ * reach does not happen, and so must FAIL (run.sh expects that), which shows the bound and the
+ * shape really reach it and a pass is not vacuous.
+ */
+#include "model.h"
+
+#ifndef READERS
+#define READERS 2
+#endif
+#ifndef PROBE
+#define PROBE 0
+#endif
+
+#define READ_ONCE(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define WRITE_ONCE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+
+#define LIVE 42
+#define POISON 0xdead
+
+struct node {
+	int val;                /* plain: LIVE from initialisation until the poison */
+	struct rcu_head head;
+};
+
+static struct node *node_new(int val)
+{
+	struct node *n = malloc(sizeof *n);
+	n->val = val;
+	return n;
+}
+
+/* The updater's end of a removed node: after the grace period, poison it and free it. */
+static void node_retire(struct node *n)
+{
+	n->val = POISON;
+	free(n);
+}
+
+/* A reader's use of a node it reached: initialised, and not yet poisoned or freed. */
+static int node_use(struct node *n)
+{
+	int v = n->val;
+	assert(v == LIVE);
+	return v;
+}
+
+static pthread_t threads[MODEL_THREADS];
+static int nthreads;
+
+static void spawn(void *(*fn)(void *), long arg)
+{
+	assert(nthreads < MODEL_THREADS - 1);
+	pthread_create(&threads[nthreads++], NULL, fn, (void *)arg);
+}
+
+/*
+ * n readers that run the same function with the same argument, spawned as symmetric: GenMC then
+ * explores one execution per class of executions that differ only by a permutation of them.
+ */
+static void spawn_readers(void *(*fn)(void *), int n)
+{
+	assert(nthreads + n < MODEL_THREADS);
+	int first = nthreads;
+	for (int i = 0; i < n; i++) {
+		if (i == 0)
+			threads[nthreads] = __VERIFIER_spawn(fn, NULL);
+		else
+			threads[nthreads] = __VERIFIER_spawn_symmetric(fn, NULL, threads[first]);
+		nthreads++;
+	}
+}
+
+static void join_all(void)
+{
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+}
+
+/*
+ * Readers register, then count themselves in `ready`; updaters wait for all of them before they
+ * begin. Registration racing with grace periods multiplies the executions by the orders in which
+ * the registry lock is taken, and is checked once, by TEST_register, not in every test.
+ */
+static _Atomic int ready;
+
+static void reader_start(void)
+{
+	rcu_register_thread();
+#if defined(RCU_FLAVOUR_QSBR)
+	rcu_thread_offline(); /* its sections are online ... offline: see SECTION_BEGIN() */
+#endif
+	atomic_fetch_add_explicit(&ready, 1, memory_order_release);
+}
+
+static void await_readers(int n)
+{
+	__VERIFIER_assume(atomic_load_explicit(&ready, memory_order_acquire) >= n);
+}
+
+#if defined(RCU_FLAVOUR_QSBR)
+/*
+ * QSBR: an online thread is inside one long section until it reports a quiescent state or goes
+ * offline. A section here is online ... offline, so that it can begin after a grace period has
+ * (the reader starts offline: reader_start()). TEST_qsbr checks quiescent states and registration
+ * online.
+ */
+#define SECTION_BEGIN() rcu_thread_online()
+#define SECTION_END() rcu_thread_offline()
+#else
+#define SECTION_BEGIN() rcu_read_lock()
+#define SECTION_END() rcu_read_unlock()
+#endif
+
+/* ---- gp: the reference's first example (grace-period guarantee, Quick Quiz 1) ---------------- */
+#if defined(TEST_gp)
+/*
+ * thread0: rcu_read_lock(); r1 = x; r2 = y; rcu_read_unlock();
+ * thread1: x = 1; synchronize_rcu(); y = 1;
+ * Forbidden: r1 == 0 && r2 == 1 (a section that missed x = 1 began before the grace period, so
+ * it must end before y = 1).
+ * PROBE 1: a reader sees x == 1 and y == 0 (its section overlaps the grace period).
+ */
+static _Atomic int x, y;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	int r1 = READ_ONCE(x);
+	int r2 = READ_ONCE(y);
+	SECTION_END();
+	assert(!(r1 == 0 && r2 == 1));
+	if (PROBE == 1)
+		assert(!(r1 == 1 && r2 == 0));
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	WRITE_ONCE(x, 1);
+	synchronize_rcu();
+	WRITE_ONCE(y, 1);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- nested: the same, with the second load after an inner unlock --------------------------- */
+#if defined(TEST_nested)
+/*
+ * thread0: rcu_read_lock(); rcu_read_lock(); r1 = x; rcu_read_unlock(); r2 = y; rcu_read_unlock();
+ * A nest is one section: the inner unlock does not end it, so r1 == 0 && r2 == 1 stays forbidden.
+ */
+static _Atomic int x, y;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	rcu_read_lock();
+	rcu_read_lock();
+	int r1 = READ_ONCE(x);
+	rcu_read_unlock();
+	int r2 = READ_ONCE(y);
+	rcu_read_unlock();
+	assert(!(r1 == 0 && r2 == 1));
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	WRITE_ONCE(x, 1);
+	synchronize_rcu();
+	WRITE_ONCE(y, 1);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- pubsub: publish a new node, wait, poison and free the old one -------------------------- */
+#if defined(TEST_pubsub)
+/*
+ * updater: B = new node; rcu_assign_pointer(gp, B); synchronize_rcu(); poison and free A.
+ * readers: rcu_read_lock(); p = rcu_dereference(gp); use *p; rcu_read_unlock();
+ * A reader sees A or B, initialised, never poisoned or freed, and (RC11) its use happens before
+ * the poison. PROBE 1: no reader holds A once the updater is about to wait (must fail: the grace
+ * period then has to wait for it).
+ */
+static struct node *_Atomic gp;
+static struct node *old_node;
+static _Atomic int waiting;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	struct node *p = rcu_dereference(gp);
+	int w = READ_ONCE(waiting);
+	node_use(p);
+	if (PROBE == 1)
+		assert(!(p == old_node && w));
+	SECTION_END();
+	return NULL;
+}
+
+int main(void)
+{
+	old_node = node_new(LIVE);
+	rcu_init_pointer(gp, old_node);
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	WRITE_ONCE(waiting, 1);
+	synchronize_rcu();
+	node_retire(old_node);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- partition: the reference's "two grace periods partition read-side sections" ------------ */
+#if defined(TEST_partition)
+/*
+ * thread0: rcu_read_lock(); a = 1; b = 1; rcu_read_unlock();
+ * thread1: r1 = a; synchronize_rcu(); c = 1;
+ * thread2: r2 = c; synchronize_rcu(); d = 1;
+ * thread3: rcu_read_lock(); r3 = b; r4 = d; rcu_read_unlock();
+ * Forbidden: r1 == 1 && r2 == 1 && r3 == 0 && r4 == 1. Only executions with r1 == r2 == r4 == 1
+ * can break it, so the others are cut short with assumes (GenMC then does not explore them): with
+ * r2 == 1 the second grace period starts after the first has ended.
+ */
+static _Atomic int a, b, c, d;
+
+static void *thread0(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	WRITE_ONCE(a, 1);
+	WRITE_ONCE(b, 1);
+	SECTION_END();
+	return NULL;
+}
+
+static void *thread1(void *arg)
+{
+	(void)arg;
+	await_readers(2);
+	__VERIFIER_assume(READ_ONCE(a) == 1);
+	synchronize_rcu();
+	WRITE_ONCE(c, 1);
+	return NULL;
+}
+
+static void *thread2(void *arg)
+{
+	(void)arg;
+	await_readers(2);
+	__VERIFIER_assume(READ_ONCE(c) == 1);
+	synchronize_rcu();
+	WRITE_ONCE(d, 1);
+	return NULL;
+}
+
+static void *thread3(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	int r3 = READ_ONCE(b);
+	__VERIFIER_assume(READ_ONCE(d) == 1); /* r4 */
+	SECTION_END();
+	assert(r3 == 1);
+	return NULL;
+}
+
+int main(void)
+{
+	spawn(thread0, 0);
+	spawn(thread1, 1);
+	spawn(thread2, 2);
+	spawn(thread3, 3);
+	pthread_join(threads[0], NULL);
+	pthread_join(threads[3], NULL);
+	return 0;
+}
+#endif
+
+/* ---- dlm: the reference's distributed-lock-manager recovery ---------------------------------- */
+#if defined(TEST_dlm)
+/*
+ * do_something_dlm(): rcu_read_lock(); if (state == NORMAL) do_something(); else
+ *                     do_something_carefully(); rcu_read_unlock();
+ * start_recovery():   state = WANT_RECOVERY; synchronize_rcu(); state = RECOVERING; recovery();
+ *                     state = WANT_NORMAL; synchronize_rcu(); state = NORMAL;
+ * do_something() never runs concurrently with recovery(). Here recovery() sets `resource` to 1
+ * while it recovers and back to 0, and do_something() reads it: it must read 0.
+ *
+ * `resource` is a relaxed atomic (the reference's READ_ONCE/WRITE_ONCE), not plain data: a section
+ * that reads the final STATE_NORMAL began after the second grace period started, and what orders
+ * it after recovery() is the store-buffering pair of full fences (R1/G1), which in C11 orders the
+ * accesses but creates no happens-before. With a plain `resource`, GenMC's RC11 race detector
+ * reports that race (the values are still right). Plain data must be reached through an acquire
+ * (rcu_dereference()) to be race-free in C11, as in the pubsub test.
+ */
+enum { STATE_NORMAL, STATE_WANT_RECOVERY, STATE_RECOVERING, STATE_WANT_NORMAL };
+static _Atomic int state;
+static _Atomic int resource;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	if (READ_ONCE(state) == STATE_NORMAL)
+		assert(READ_ONCE(resource) == 0); /* do_something() */
+	SECTION_END();
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	WRITE_ONCE(state, STATE_WANT_RECOVERY);
+	synchronize_rcu();
+	WRITE_ONCE(state, STATE_RECOVERING);
+	WRITE_ONCE(resource, 1); /* recovery() */
+	WRITE_ONCE(resource, 0);
+	WRITE_ONCE(state, STATE_WANT_NORMAL);
+	synchronize_rcu();
+	WRITE_ONCE(state, STATE_NORMAL);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- share: two updaters, each removes its node and frees it after synchronize_rcu() -------- */
+#if defined(TEST_share)
+/*
+ * updater u: rcu_assign_pointer(gp[u], new); synchronize_rcu(); retire the old node.
+ * readers:   rcu_read_lock(); use rcu_dereference(gp[0]) and rcu_dereference(gp[1]); unlock.
+ * The updaters' grace periods overlap: one may return on the other's grace period (the snapshot,
+ * the advance, the completion, the waiters' sleep on gp_done_word). With READERS=0 nothing can
+ * stop a grace period from finishing, so --check-liveness can check the waiters' wake (D1/D2).
+ * PROBE 1: no caller sleeps on gp_done_word (must fail: the waiters' sleep is reached).
+ */
+static struct node *_Atomic gp[2];
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	node_use(rcu_dereference(gp[0]));
+	node_use(rcu_dereference(gp[1]));
+	SECTION_END();
+	return NULL;
+}
+
+static void *updater(void *arg)
+{
+	long u = (long)arg;
+	await_readers(READERS);
+	struct node *old = rcu_dereference_protected(gp[u], 1);
+	rcu_assign_pointer(gp[u], node_new(LIVE));
+	synchronize_rcu();
+	node_retire(old);
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp[0], node_new(LIVE));
+	rcu_init_pointer(gp[1], node_new(LIVE));
+	spawn_readers(reader, READERS);
+	spawn(updater, 0);
+	spawn(updater, 1);
+	join_all();
+	if (PROBE == 1)
+		assert(atomic_load_explicit(&model_sleeps, memory_order_relaxed) == 0);
+	return 0;
+}
+#endif
+
+/* ---- poll: polled grace periods ------------------------------------------------------------- */
+#if defined(TEST_poll)
+/*
+ * updater 0: remove A; c = get_state_synchronize_rcu(); if poll_state_synchronize_rcu(c) retire A
+ *            at once, else cond_synchronize_rcu(c) and retire A.
+ * updater 1: remove B; synchronize_rcu(); retire B (its grace period may be the one that passes
+ *            updater 0's cookie).
+ * PROBE 1: the poll never says "passed" (must fail: the cookie can pass on updater 1's grace
+ * period). PROBE 2: cond_synchronize_rcu() never finds its cookie passed.
+ */
+static struct node *_Atomic gp[2];
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	node_use(rcu_dereference(gp[0]));
+	node_use(rcu_dereference(gp[1]));
+	SECTION_END();
+	return NULL;
+}
+
+static void *poller(void *arg)
+{
+	(void)arg;
+	await_readers(READERS);
+	struct node *old = rcu_dereference_protected(gp[0], 1);
+	rcu_assign_pointer(gp[0], node_new(LIVE));
+	uint64_t cookie = get_state_synchronize_rcu();
+	if (poll_state_synchronize_rcu(cookie)) {
+		assert(PROBE != 1);
+	} else {
+		if (PROBE == 2)
+			assert(!poll_state_synchronize_rcu(cookie));
+		cond_synchronize_rcu(cookie);
+	}
+	node_retire(old);
+	return NULL;
+}
+
+static void *updater(void *arg)
+{
+	(void)arg;
+	await_readers(READERS);
+	struct node *old = rcu_dereference_protected(gp[1], 1);
+	rcu_assign_pointer(gp[1], node_new(LIVE));
+	synchronize_rcu();
+	node_retire(old);
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp[0], node_new(LIVE));
+	rcu_init_pointer(gp[1], node_new(LIVE));
+	spawn_readers(reader, READERS);
+	spawn(poller, 0);
+	spawn(updater, 1);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- pollbarrier: poll_state_synchronize_rcu() returning true is a full barrier -------------- */
+#if defined(TEST_pollbarrier)
+/*
+ * thread0: x = 1; c = get_state_synchronize_rcu(); if poll_state_synchronize_rcu(c): r0 = y;
+ * thread1: y = 1; full fence; r1 = x;
+ * thread2: synchronize_rcu() (the grace period that passes the cookie).
+ * Forbidden: r0 == 0 && r1 == 0. With no reader registered, thread2 skips the scan and its fence
+ * (G1), so the poll's own fence (P1) is the barrier. Executions where the poll says "not yet" are
+ * cut (assume).
+ */
+static _Atomic int x, y;
+static _Atomic int r1 = -1;
+
+static void *other(void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(y, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	WRITE_ONCE(r1, READ_ONCE(x));
+	return NULL;
+}
+
+static void *syncer(void *arg)
+{
+	(void)arg;
+	synchronize_rcu();
+	return NULL;
+}
+
+int main(void)
+{
+	spawn(other, 0);
+	spawn(syncer, 0);
+	WRITE_ONCE(x, 1);
+	uint64_t cookie = get_state_synchronize_rcu();
+	__VERIFIER_assume(poll_state_synchronize_rcu(cookie));
+	int r0 = READ_ONCE(y);
+	join_all();
+	assert(!(r0 == 0 && READ_ONCE(r1) == 0));
+	return 0;
+}
+#endif
+
+/* ---- qsbr: quiescent states, registration online, offline and online ------------------------ */
+#if defined(TEST_qsbr)
+/*
+ * QSBR readers register (online), use the node, report a quiescent state, use the (maybe new)
+ * node, go offline and online, use it again, and go offline. The updater replaces the node twice,
+ * each time waiting for a grace period before it retires the old one.
+ */
+static struct node *_Atomic gp;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	atomic_fetch_add_explicit(&ready, 1, memory_order_release);
+	node_use(rcu_dereference(gp));
+	rcu_quiescent_state();
+	node_use(rcu_dereference(gp));
+	rcu_thread_offline();
+	rcu_thread_online();
+	node_use(rcu_dereference(gp));
+	rcu_thread_offline();
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp, node_new(LIVE));
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	for (int k = 0; k < 2; k++) {
+		struct node *old = rcu_dereference_protected(gp, 1);
+		rcu_assign_pointer(gp, node_new(LIVE));
+		synchronize_rcu();
+		node_retire(old);
+	}
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- fullbarrier: synchronize_rcu() is a full memory barrier (Quick Quiz 6) ------------------ */
+#if defined(TEST_fullbarrier)
+/*
+ * thread0: x = 1; synchronize_rcu(); r0 = y;
+ * thread1: y = 1; full fence; r1 = x;
+ * Forbidden: r0 == 0 && r1 == 0. No reader is involved: the caller's own barrier.
+ * With READERS > 0, registered readers run empty sections meanwhile (the grace period then scans).
+ */
+static _Atomic int x, y;
+static _Atomic int r1 = -1;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	SECTION_END();
+	return NULL;
+}
+
+static void *other(void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(y, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	WRITE_ONCE(r1, READ_ONCE(x));
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, READERS);
+	spawn(other, 0);
+	await_readers(READERS);
+	WRITE_ONCE(x, 1);
+	synchronize_rcu();
+	int r0 = READ_ONCE(y);
+	join_all();
+	assert(!(r0 == 0 && READ_ONCE(r1) == 0));
+	return 0;
+}
+#endif
+
+/* ---- register: readers register while the grace period runs --------------------------------- */
+#if defined(TEST_register)
+/*
+ * The reference's first example, with readers that register while the updater runs: the updater
+ * may find no other reader registered and skip the scan (the registry lock then orders the late
+ * registration after the advance), and the first reader to register sets up rcu.h's process state
+ * while the others find it done (I1).
+ */
+static _Atomic int x, y;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	SECTION_BEGIN();
+	int r1 = READ_ONCE(x);
+	int r2 = READ_ONCE(y);
+	SECTION_END();
+	assert(!(r1 == 0 && r2 == 1));
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, READERS);
+	WRITE_ONCE(x, 1);
+	synchronize_rcu();
+	WRITE_ONCE(y, 1);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- init: two threads register at once ------------------------------------------------------ */
+#if defined(TEST_init)
+/*
+ * The first thread to register sets up rcu.h's process state (the thread-exit key) under the
+ * registry lock; another that finds it done (the acquire load of init_state, paired with I1) uses
+ * the key without the lock. With RCU_NO_CONSTRUCTOR nothing has set it up before. The model's
+ * pthread_setspecific() checks that the key it is given is one pthread_key_create() returned, and
+ * under RC11 a read of the key that is not ordered after its write is a race.
+ */
+static void *reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, READERS);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- sleep: the updater sleeps and a reader wakes it ---------------------------------------- */
+#if defined(TEST_sleep)
+/*
+ * Built with RCU_SPIN_SCANS=0: the updater arms gp_futex at its first scan that finds a reader,
+ * forces the fences (G3), rescans, and sleeps. A reader that leaves sees the armed word and wakes
+ * it (R3 in MB, where the sleep also has a timeout; Q2 in QSBR, where it has none and a lost wake-up
+ * is a liveness violation that --check-liveness reports). PROBE 1: no wait ends by a broadcast
+ * (must fail: shows a reader's wake reaches a sleeping updater). PROBE 2: no reader broadcasts.
+ */
+static struct node *_Atomic gp;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	node_use(rcu_dereference(gp));
+	SECTION_END();
+	return NULL;
+}
+
+int main(void)
+{
+	struct node *old = node_new(LIVE);
+	rcu_init_pointer(gp, old);
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	synchronize_rcu();
+	node_retire(old);
+	join_all();
+	if (PROBE == 1)
+		assert(atomic_load_explicit(&model_wakeups, memory_order_relaxed) == 0);
+	if (PROBE == 2)
+		assert(atomic_load_explicit(&model_broadcasts, memory_order_relaxed) == 0);
+	return 0;
+}
+#endif
+
+/* ---- callback: call_rcu() and the callback worker -------------------------------------------- */
+#if defined(TEST_callback)
+/*
+ * updater: replace the node and call_rcu(old, reclaim), twice; wait until both have run. The worker
+ * (started by the first call_rcu()) takes a batch, waits for a grace period and runs it; reclaim
+ * poisons and frees the node. The second call_rcu() may find the worker asleep and must wake it
+ * (C5/W1): a lost wake-up leaves the worker asleep for ever, which --check-liveness reports.
+ * The updater waits with an assume, not a spinloop, so that an execution in which the loop bound
+ * cut the worker short is dropped rather than reported; the last callback ends the test for the
+ * worker's next sleep (model_done).
+ */
+static struct node *_Atomic gp;
+static _Atomic int reclaimed;
+
+static void reclaim(struct rcu_head *h)
+{
+	node_retire(rcu_container_of(h, struct node, head));
+	if (atomic_fetch_add_explicit(&reclaimed, 1, memory_order_release) + 1 == 2)
+		atomic_store_explicit(&model_done, 1, memory_order_relaxed);
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	node_use(rcu_dereference(gp));
+	SECTION_END();
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp, node_new(LIVE));
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	for (int k = 0; k < 2; k++) {
+		struct node *old = rcu_dereference_protected(gp, 1);
+		rcu_assign_pointer(gp, node_new(LIVE));
+		(call_rcu)(&old->head, reclaim);
+	}
+	__VERIFIER_assume(atomic_load_explicit(&reclaimed, memory_order_acquire) == 2);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- cbbarrier: a callback runs as if after synchronize_rcu(), a full barrier ----------------- */
+#if defined(TEST_cbbarrier)
+/*
+ * thread0: x = 1; call_rcu(cb);          cb (on the worker): r0 = y;
+ * thread1: y = 1; full fence; r1 = x;
+ * Forbidden: r0 == 0 && r1 == 0: between call_rcu() and its callback there is a grace period,
+ * which (Quick Quiz 6) contains a full barrier, wherever the callback runs. thread0 unregisters
+ * after call_rcu() (which registered it), so the worker may find no other reader and skip the
+ * scan and its fence (G1): then only the barrier after the wait (G6) is left.
+ */
+static _Atomic int x, y;
+static _Atomic int r0 = -1, r1 = -1;
+
+static void cb(struct rcu_head *h)
+{
+	(void)h;
+	WRITE_ONCE(r0, READ_ONCE(y));
+	atomic_store_explicit(&model_done, 1, memory_order_relaxed);
+}
+
+static void *other(void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(y, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	WRITE_ONCE(r1, READ_ONCE(x));
+	return NULL;
+}
+
+int main(void)
+{
+	static struct rcu_head head;
+	spawn(other, 0);
+	WRITE_ONCE(x, 1);
+	(call_rcu)(&head, cb);
+	rcu_unregister_thread();
+	join_all();
+	__VERIFIER_assume(READ_ONCE(r0) != -1);
+	assert(!(READ_ONCE(r0) == 0 && READ_ONCE(r1) == 0));
+	return 0;
+}
+#endif
+
+/* ---- exit: no callback runs once the exit handler has returned (X1) --------------------------- */
+#if defined(TEST_exit)
+/*
+ * The updater queues a callback and exits at once: rcu.h's exit handler runs (model_exit()) while
+ * the worker may be starting a batch; then the handler registered before it (the process's
+ * teardown) runs. The callback must not run after rcu.h's handler returned: it reads the plain
+ * `torn_down`, which the teardown writes, and must read 0 without a race.
+ */
+static int torn_down; /* plain */
+
+static void teardown(void)
+{
+	torn_down = 1;
+	atomic_store_explicit(&model_done, 1, memory_order_relaxed);
+}
+
+static void callback(struct rcu_head *h)
+{
+	(void)h;
+	assert(torn_down == 0);
+}
+
+int main(void)
+{
+	static struct rcu_head head;
+	atexit(teardown); /* before call_rcu() starts the worker, so it runs after rcu.h's handler */
+	(call_rcu)(&head, callback);
+	model_exit();
+	return 0;
+}
+#endif
+
+/* ---- list: rcu_list_add_tail, rcu_list_replace, rcu_list_del --------------------------------- */
+#if defined(TEST_list)
+/*
+ * head -> A. The updater: add B at the tail (head -> A -> B); replace A by C (head -> C -> B);
+ * delete C (head -> B); synchronize_rcu(); poison A and C. Readers walk the list and use every
+ * entry. A reader that reaches B through the link the deletion stored (head.next) must see B
+ * initialised although it did not read the link that published B (L2).
+ */
+struct item {
+	int val;
+	struct rcu_list link;
+};
+static struct rcu_list head = RCU_LIST_HEAD_INIT(head);
+
+static struct item *item_new(void)
+{
+	struct item *it = malloc(sizeof *it);
+	it->val = LIVE;
+	return it;
+}
+
+static void item_retire(struct item *it)
+{
+	it->val = POISON;
+	free(it);
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	struct item *pos;
+	rcu_list_for_each_entry(pos, &head, link)
+		assert(pos->val == LIVE);
+	SECTION_END();
+	return NULL;
+}
+
+int main(void)
+{
+	struct item *a = item_new(), *b = item_new(), *c = item_new();
+	rcu_list_add(&a->link, &head);
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	rcu_list_add_tail(&b->link, &head);
+	rcu_list_replace(&a->link, &c->link);
+	rcu_list_del(&c->link);
+	synchronize_rcu();
+	item_retire(a);
+	item_retire(c);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- hlist: the hash-list primitives ---------------------------------------------------------- */
+#if defined(TEST_hlist)
+/*
+ * bucket: A. The updater: add_head(B) (B A); add_before(C, A) (B C A); add_behind(D, A)
+ * (B C A D); replace A by E (B C E D); delete C (B E D); synchronize_rcu(); poison A and C.
+ * Readers walk the bucket and use every entry.
+ */
+struct item {
+	int val;
+	struct rcu_hlist_node node;
+};
+static struct rcu_hlist_head bucket = RCU_HLIST_HEAD_INIT;
+
+static struct item *item_new(void)
+{
+	struct item *it = malloc(sizeof *it);
+	it->val = LIVE;
+	return it;
+}
+
+static void item_retire(struct item *it)
+{
+	it->val = POISON;
+	free(it);
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	struct item *pos;
+	rcu_hlist_for_each_entry(pos, &bucket, node)
+		assert(pos->val == LIVE);
+	SECTION_END();
+	return NULL;
+}
+
+int main(void)
+{
+	struct item *a = item_new(), *b = item_new(), *c = item_new(), *d = item_new(), *e = item_new();
+	rcu_hlist_add_head(&a->node, &bucket);
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	rcu_hlist_add_head(&b->node, &bucket);
+	rcu_hlist_add_before(&c->node, &a->node);
+	rcu_hlist_add_behind(&d->node, &a->node);
+	rcu_hlist_replace(&a->node, &e->node);
+	rcu_hlist_del(&c->node);
+	synchronize_rcu();
+	item_retire(a);
+	item_retire(c);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- srcu: the first example and publish/poison on an SRCU domain ----------------------------- */
+#if defined(TEST_srcu)
+/*
+ * Readers of domain `ss` need no registration (their first section adopts them). Each reads x
+ * and y as in TEST_gp and uses the node it dereferences; the updater writes x, publishes a new
+ * node, waits with synchronize_srcu(), writes y and poisons the old node. Readers of the default
+ * domain are not involved: the domain has its own gp_seq, gp_futex and grace periods (S-labels
+ * and the R/G labels on the domain's state, docs/ordering.md "SRCU domains").
+ * PROBE 1: no reader holds the old node once the updater is about to wait (must fail).
+ */
+DEFINE_SRCU(ss);
+static _Atomic int x, y, waiting;
+static struct node *_Atomic gp;
+static struct node *old_node;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&ss);
+	int r1 = READ_ONCE(x);
+	struct node *p = rcu_dereference(gp);
+	int w = READ_ONCE(waiting);
+	node_use(p);
+	int r2 = READ_ONCE(y);
+	srcu_read_unlock(&ss, i);
+	assert(!(r1 == 0 && r2 == 1));
+	if (PROBE == 1)
+		assert(!(p == old_node && w));
+	return NULL;
+}
+
+int main(void)
+{
+	old_node = node_new(LIVE);
+	rcu_init_pointer(gp, old_node);
+	spawn_readers(reader, READERS);
+	WRITE_ONCE(x, 1);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	WRITE_ONCE(waiting, 1);
+	synchronize_srcu(&ss);
+	WRITE_ONCE(y, 1);
+	node_retire(old_node);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- srcutag: a slot that moves to another domain (S2) ---------------------------------------- */
+#if defined(TEST_srcutag)
+/*
+ * The reader ends a section of domain A, then begins one of domain B: its slot 0 is free, so
+ * srcu_lock_slow() retags it (tag = B, S2, then seq). An updater of A that starts after the A
+ * section ended (it acquires `a_over`) must not wait for the B section: if its acquire load of
+ * seq (G2) reads the B section's number, it must read the tag B too. Built with RCU_SPIN_SCANS=0,
+ * an updater that finds a reader holding its domain arms gp_futex at once and sleeps (a timed
+ * sleep: SRCU readers of MB and QSBR do not fence after their clear); the model counts timed
+ * sleeps, and the test asserts there is none. Waiting for another domain's section is a loss of
+ * isolation, not of safety (docs/ordering.md, S2): this makes it an assertion.
+ */
+DEFINE_SRCU(A);
+DEFINE_SRCU(B);
+static _Atomic int a_over;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&A);
+	srcu_read_unlock(&A, i);
+	atomic_store_explicit(&a_over, 1, memory_order_release);
+	int j = srcu_read_lock(&B);
+	srcu_read_unlock(&B, j);
+	return NULL;
+}
+
+int main(void)
+{
+	spawn_readers(reader, 1);
+	__VERIFIER_assume(atomic_load_explicit(&a_over, memory_order_acquire) == 1);
+	synchronize_srcu(&A);
+	join_all();
+	assert(atomic_load_explicit(&model_timed_sleeps, memory_order_relaxed) == 0);
+	return 0;
+}
+#endif
+
+/* ---- srcucb: call_srcu() and the SRCU worker --------------------------------------------------- */
+#if defined(TEST_srcucb)
+/*
+ * As TEST_callback, on an SRCU domain: call_srcu() enlists the domain and kicks the SRCU worker
+ * (K1), which drives the grace period in steps (gp_poll(): G0, G1, G2, G3) and runs the batch; it
+ * sleeps on srcu_word (K2) when it has nothing to do. The second call_srcu() may find it asleep
+ * and must wake it: a lost wake-up leaves it asleep for ever, which --check-liveness reports.
+ */
+DEFINE_SRCU(ss);
+static struct node *_Atomic gp;
+static _Atomic int reclaimed;
+
+static void reclaim(struct rcu_head *h)
+{
+	node_retire(rcu_container_of(h, struct node, head));
+	if (atomic_fetch_add_explicit(&reclaimed, 1, memory_order_release) + 1 == 2)
+		atomic_store_explicit(&model_done, 1, memory_order_relaxed);
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	int i = srcu_read_lock(&ss);
+	node_use(rcu_dereference(gp));
+	srcu_read_unlock(&ss, i);
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp, node_new(LIVE));
+	spawn_readers(reader, READERS);
+	for (int k = 0; k < 2; k++) {
+		struct node *old = rcu_dereference_protected(gp, 1);
+		rcu_assign_pointer(gp, node_new(LIVE));
+		(call_srcu)(&ss, &old->head, reclaim);
+	}
+	__VERIFIER_assume(atomic_load_explicit(&reclaimed, memory_order_acquire) == 2);
+	join_all();
+	return 0;
+}
+#endif
