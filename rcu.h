@@ -1567,7 +1567,7 @@ static inline void cleanup_srcu_struct(struct srcu_struct *ssp) RCU__NOEXCEPT
 /**
  * synchronize_srcu(ssp) - wait until every pre-existing reader of domain ssp has left its section.
  *
- * Waits for ssp's readers only. Full memory barriers at its start and end; concurrent callers
+ * Waits for ssp's readers only. A full memory barrier before it returns; concurrent callers
  * share grace periods. Must not be called inside a section of ssp (a deadlock: RCU_DEBUG
  * aborts); may be called inside sections of other domains and of the default domain. QSBR: an
  * online caller is offline during the wait, as in synchronize_rcu().
