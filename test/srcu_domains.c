@@ -26,7 +26,9 @@
 #include "rcu.h"
 #include "srcu_helpers.h"
 
+#if defined(__GLIBC__)
 #include <malloc.h>
+#endif
 #include <stdbool.h>
 
 DEFINE_STATIC_SRCU(dom_a);
@@ -488,12 +490,12 @@ Test(srcu_domains, thousands_of_domains_cost_memory_only, .timeout = 60)
 	doms = aligned_alloc(64, NDOM * sizeof *doms);
 	cr_assert_not_null(doms);
 	memset(doms, 0xa5, NDOM * sizeof *doms); /* any content: init_srcu_struct() takes it from there */
-#if !defined(TEST_ASAN) && !defined(TEST_TSAN)
+#if !defined(TEST_ASAN) && !defined(TEST_TSAN) && defined(__GLIBC__) /* mallinfo2: glibc's */
 	struct mallinfo2 m0 = mallinfo2();
 #endif
 	for (int d = 0; d < NDOM; d++)
 		cr_assert_eq(init_srcu_struct(&doms[d]), 0);
-#if !defined(TEST_ASAN) && !defined(TEST_TSAN)
+#if !defined(TEST_ASAN) && !defined(TEST_TSAN) && defined(__GLIBC__)
 	struct mallinfo2 m1 = mallinfo2();
 	cr_assert_eq(m1.uordblks, m0.uordblks, "init_srcu_struct() allocated %zd bytes for %d domains",
 		(ssize_t)(m1.uordblks - m0.uordblks), NDOM);
