@@ -47,9 +47,11 @@ if [ -n "${GENMC_KEEP:-}" ]; then echo "genmc: work folder $work"; else trap 'rm
 #            kill: `what` is a mutation (mutate.py); the broken copy must fail.
 #            same: `what` is a mutation that must still verify (a redundancy the docs claim).
 #   models   rc11, imm, or both (two checks).
-#   unroll   GenMC's loop bound: at least the number of registered threads + 1, or the registry
-#            walk is cut and the check proves nothing (the thread is silently ended; see
-#            docs/testing.md).
+#   unroll   GenMC's loop bound: at least the number of registered threads + 1 (updaters that
+#            call synchronize_rcu() count: they register), or the registry walk is cut and the
+#            thread is silently ended while the execution still counts as complete (see
+#            docs/testing.md). Every verify line gets an end probe (its name + ".end", RC11,
+#            -DPROBE=99): at least one execution must get past joining every thread.
 #   options  C flags (-D...) and GenMC options (--...). RCU_SPIN_SCANS=1000 keeps the updater
 #            spinning within the bound; the sleep tests set 0.
 S="-DRCU_SPIN_SCANS=1000 -DRCU__SHARE_SPIN=1"
@@ -75,19 +77,19 @@ verify|partition   |MB  |both|partition  |2 |3 |$S $I
 verify|partition   |QSBR|both|partition  |2 |3 |$S $I
 verify|dlm         |MB  |both|dlm        |$o|$v|$S
 verify|dlm         |QSBR|both|dlm        |$o|$v|$S
-verify|share       |MB  |both|share      |$o|$v|$S $I
-verify|share       |QSBR|both|share      |$o|$v|$S $I
+verify|share       |MB  |both|share      |$o|$((o + 3))|$S $I
+verify|share       |QSBR|both|share      |$o|$((o + 3))|$S $I
 verify|share0      |MB  |both|share      |0 |3 |$S $I $L
 verify|share0      |QSBR|both|share      |0 |3 |$S $I $L
-verify|poll        |MB  |both|poll       |$o|$v|$S $I
-verify|poll        |QSBR|both|poll       |$o|$v|$S $I
-verify|pollbarrier |MB  |both|pollbarrier|0 |2 |$S
+verify|poll        |MB  |both|poll       |$o|$((o + 3))|$S $I
+verify|poll        |QSBR|both|poll       |$o|$((o + 3))|$S $I
+verify|pollbarrier |MB  |both|pollbarrier|0 |3 |$S
 verify|fullbarrier |MB  |both|fullbarrier|0 |2 |$S
-verify|fullbarrier |QSBR|both|fullbarrier|$o|$v|$S
+verify|fullbarrier |QSBR|both|fullbarrier|$o|$((o + 2))|$S
 verify|register    |MB  |both|register   |$o|$v|$S
 verify|register    |QSBR|both|register   |$o|$v|$S
 verify|init        |MB  |both|init       |2 |3 |
-verify|qsbr        |QSBR|both|qsbr       |$o|$v|$S
+verify|qsbr        |QSBR|both|qsbr       |$o|$((o + 2))|$S
 verify|sleep       |MB  |both|sleep      |$o|$v|$Z $I
 verify|sleep       |QSBR|both|sleep      |$o|$v|$Z $I $L
 verify|callback    |MB  |both|callback   |0 |3 |$S $L
@@ -98,7 +100,7 @@ verify|list        |MB  |both|list       |$o|$v|$S
 verify|hlist       |MB  |both|hlist      |$o|$v|$S
 verify|srcu        |MB  |both|srcu       |$o|$v|$S
 verify|srcu        |QSBR|both|srcu       |$o|$v|$S
-verify|srcutag     |MB  |both|srcutag    |1 |2 |$Z $I
+verify|srcutag     |MB  |both|srcutag    |1 |3 |$Z $I
 verify|srcucb      |MB  |rc11|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
 probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
@@ -127,9 +129,16 @@ deep_checks() {
 	ci_checks 3 | grep -v '^kill\|^same'
 }
 
+# One end probe per verify line (RC11 only; it stops at the first execution that ends).
+end_probes() {
+	awk -F'|' '$1 ~ /^verify/ { w = $2; gsub(/ /, "", w); printf "probe |%s.end|%s|rc11|%s|%s|%s|%s -DPROBE=99\n", w, $3, $5, $6, $7, $8 }'
+}
+
 case "$mode" in
-ci | --ci) checks=$(ci_checks 2) ;;
---deep) checks=$(deep_checks) ;;
+ci | --ci) checks=$(ci_checks 2) checks="$checks
+$(echo "$checks" | end_probes)" ;;
+--deep) checks=$(deep_checks) checks="$checks
+$(echo "$checks" | end_probes)" ;;
 --survey) exec "$here/survey.sh" ;;
 *) echo "usage: $0 [--deep|--survey]" >&2; exit 2 ;;
 esac
