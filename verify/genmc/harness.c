@@ -752,9 +752,11 @@ int main(void)
  * thread0: x = 1; call_rcu(cb);          cb (on the worker): r0 = y;
  * thread1: y = 1; full fence; r1 = x;
  * Forbidden: r0 == 0 && r1 == 0: between call_rcu() and its callback there is a grace period,
- * which (Quick Quiz 6) contains a full barrier, wherever the callback runs. thread0 unregisters
- * after call_rcu() (which registered it), so the worker may find no other reader and skip the
- * scan and its fence (G1): then only the barrier after the wait (G6) is left.
+ * which (Quick Quiz 6) contains a full barrier, wherever the callback runs. thread0 registers
+ * before and unregisters after call_rcu(), so the worker may find no other reader and skip the
+ * scan and its fence (G1): then only the barrier after the wait (G6 in process()) is left. (A
+ * thread that call_rcu() registers is adopted, and rcu_unregister_thread() leaves an adopted
+ * thread in the registry: the worker then always scanned, and G6 was never needed.)
  */
 static _Atomic int x, y;
 static _Atomic int r0 = -1, r1 = -1;
@@ -778,6 +780,7 @@ static void *other(void *arg)
 int main(void)
 {
 	static struct rcu_head head;
+	rcu_register_thread();
 	spawn(other, 0);
 	WRITE_ONCE(x, 1);
 	(call_rcu)(&head, cb);
