@@ -136,7 +136,7 @@ controls() {
 
 deep_checks() {
 	ci_checks 3 | grep -v '^kill\|^same'
-	# Not in CI: with a reader, RC11 did not finish in 240 s (the G2#2 control races in 19).
+	# Not in CI: with a reader, RC11 takes 261 s (389,000 executions; the G2#2 control races in 19).
 	echo 'verify|share.srcu  |MB  |rc11|share      |1 |4 |'"$S $I"' -DSHARE_SRCU'
 }
 
