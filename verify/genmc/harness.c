@@ -14,7 +14,10 @@
  *
  * -DPROBE=<n> turns a test into a coverage probe: it asserts that something the test is meant to
  * reach does not happen, and so must FAIL (run.sh expects that), which shows the bound and the
- * shape really reach it and a pass is not vacuous.
+ * shape really reach it and a pass is not vacuous. PROBE_END (every test): main() never gets past
+ * joining every thread. GenMC ends a thread that exceeds -unroll silently and still counts the
+ * execution as complete, so a check whose bound is too small "verifies" executions in which the
+ * updater never returned; the end probe must fail for every check that run.sh expects to verify.
  */
 #include "model.h"
 
@@ -24,6 +27,7 @@
 #ifndef PROBE
 #define PROBE 0
 #endif
+#define PROBE_END 99
 
 #define READ_ONCE(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define WRITE_ONCE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
@@ -88,6 +92,7 @@ static void join_all(void)
 {
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(threads[i], NULL);
+	assert(PROBE != PROBE_END);
 }
 
 /*
@@ -302,6 +307,7 @@ int main(void)
 	spawn(thread3, 3);
 	pthread_join(threads[0], NULL);
 	pthread_join(threads[3], NULL);
+	assert(PROBE != PROBE_END);
 	return 0;
 }
 #endif
@@ -364,17 +370,31 @@ int main(void)
  * the advance, the completion, the waiters' sleep on gp_done_word). With READERS=0 nothing can
  * stop a grace period from finishing, so --check-liveness can check the waiters' wake (D1/D2).
  * PROBE 1: no caller sleeps on gp_done_word (must fail: the waiters' sleep is reached).
+ * -DSHARE_SRCU: the same on a DEFINE_SRCU() domain (unregistered readers, synchronize_srcu()),
+ * whose scan reads the readers' SRCU slots (G2's second site).
  */
 static struct node *_Atomic gp[2];
+#if defined(SHARE_SRCU)
+DEFINE_SRCU(ss);
+#endif
 
 static void *reader(void *arg)
 {
 	(void)arg;
+#if defined(SHARE_SRCU)
+	atomic_fetch_add_explicit(&ready, 1, memory_order_release);
+	int i = srcu_read_lock(&ss);
+#else
 	reader_start();
 	SECTION_BEGIN();
+#endif
 	node_use(rcu_dereference(gp[0]));
 	node_use(rcu_dereference(gp[1]));
+#if defined(SHARE_SRCU)
+	srcu_read_unlock(&ss, i);
+#else
 	SECTION_END();
+#endif
 	return NULL;
 }
 
@@ -384,7 +404,11 @@ static void *updater(void *arg)
 	await_readers(READERS);
 	struct node *old = rcu_dereference_protected(gp[u], 1);
 	rcu_assign_pointer(gp[u], node_new(LIVE));
+#if defined(SHARE_SRCU)
+	synchronize_srcu(&ss);
+#else
 	synchronize_rcu();
+#endif
 	node_retire(old);
 	return NULL;
 }
@@ -474,8 +498,11 @@ int main(void)
  * thread1: y = 1; full fence; r1 = x;
  * thread2: synchronize_rcu() (the grace period that passes the cookie).
  * Forbidden: r0 == 0 && r1 == 0. With no reader registered, thread2 skips the scan and its fence
- * (G1), so the poll's own fence (P1) is the barrier. Executions where the poll says "not yet" are
- * cut (assume).
+ * (G1), so the poll's own fence (P1) is the barrier. Executions where the poll says "not yet"
+ * assert nothing. The state is set up before the threads start (a snapshot): when thread0's
+ * first call set it up, between x = 1 and the poll (thread2 waiting for it), a header without
+ * P1's fence verified at the same bound (not analysed further). -unroll=3: at 2 no execution
+ * got past the join.
  */
 static _Atomic int x, y;
 static _Atomic int r1 = -1;
@@ -498,14 +525,15 @@ static void *syncer(void *arg)
 
 int main(void)
 {
+	(void)get_state_synchronize_rcu();
 	spawn(other, 0);
 	spawn(syncer, 0);
 	WRITE_ONCE(x, 1);
 	uint64_t cookie = get_state_synchronize_rcu();
-	__VERIFIER_assume(poll_state_synchronize_rcu(cookie));
+	bool passed = poll_state_synchronize_rcu(cookie);
 	int r0 = READ_ONCE(y);
 	join_all();
-	assert(!(r0 == 0 && READ_ONCE(r1) == 0));
+	assert(!(passed && r0 == 0 && READ_ONCE(r1) == 0));
 	return 0;
 }
 #endif
@@ -742,9 +770,11 @@ int main(void)
  * thread0: x = 1; call_rcu(cb);          cb (on the worker): r0 = y;
  * thread1: y = 1; full fence; r1 = x;
  * Forbidden: r0 == 0 && r1 == 0: between call_rcu() and its callback there is a grace period,
- * which (Quick Quiz 6) contains a full barrier, wherever the callback runs. thread0 unregisters
- * after call_rcu() (which registered it), so the worker may find no other reader and skip the
- * scan and its fence (G1): then only the barrier after the wait (G6) is left.
+ * which (Quick Quiz 6) contains a full barrier, wherever the callback runs. thread0 registers
+ * before and unregisters after call_rcu(), so the worker may find no other reader and skip the
+ * scan and its fence (G1): then only the barrier after the wait (G6 in process()) is left. (A
+ * thread that call_rcu() registers is adopted, and rcu_unregister_thread() leaves an adopted
+ * thread in the registry: the worker then always scanned, and G6 was never needed.)
  */
 static _Atomic int x, y;
 static _Atomic int r0 = -1, r1 = -1;
@@ -768,6 +798,7 @@ static void *other(void *arg)
 int main(void)
 {
 	static struct rcu_head head;
+	rcu_register_thread();
 	spawn(other, 0);
 	WRITE_ONCE(x, 1);
 	(call_rcu)(&head, cb);
@@ -786,8 +817,12 @@ int main(void)
  * the worker may be starting a batch; then the handler registered before it (the process's
  * teardown) runs. The callback must not run after rcu.h's handler returned: it reads the plain
  * `torn_down`, which the teardown writes, and must read 0 without a race.
+ * -DEXIT_SRCU: the same with call_srcu() and the SRCU worker (X1's second site).
  */
 static int torn_down; /* plain */
+#if defined(EXIT_SRCU)
+DEFINE_SRCU(ss);
+#endif
 
 static void teardown(void)
 {
@@ -805,8 +840,13 @@ int main(void)
 {
 	static struct rcu_head head;
 	atexit(teardown); /* before call_rcu() starts the worker, so it runs after rcu.h's handler */
+#if defined(EXIT_SRCU)
+	(call_srcu)(&ss, &head, callback);
+#else
 	(call_rcu)(&head, callback);
+#endif
 	model_exit();
+	assert(PROBE != PROBE_END);
 	return 0;
 }
 #endif
@@ -870,9 +910,12 @@ int main(void)
 /* ---- hlist: the hash-list primitives ---------------------------------------------------------- */
 #if defined(TEST_hlist)
 /*
- * bucket: A. The updater: add_head(B) (B A); add_before(C, A) (B C A); add_behind(D, A)
- * (B C A D); replace A by E (B C E D); delete C (B E D); synchronize_rcu(); poison A and C.
- * Readers walk the bucket and use every entry.
+ * bucket: A. The updater: add_head(B) (B A); replace A by E (B E); add_behind(D, B) (B D E);
+ * add_before(C, D) (B C D E); delete C (B D E); synchronize_rcu(); poison A and C. Readers walk
+ * the bucket and use every entry. B to E are allocated once the readers run, so each is
+ * published only by the link that makes it reachable (L1 at each site), and each of E, D and C
+ * is reached as the second entry, through B's link, which replace, add_behind, add_before and
+ * the deletion (L2) store in turn: within -unroll=2.
  */
 struct item {
 	int val;
@@ -907,14 +950,15 @@ static void *reader(void *arg)
 
 int main(void)
 {
-	struct item *a = item_new(), *b = item_new(), *c = item_new(), *d = item_new(), *e = item_new();
+	struct item *a = item_new();
 	rcu_hlist_add_head(&a->node, &bucket);
 	spawn_readers(reader, READERS);
 	await_readers(READERS);
+	struct item *b = item_new(), *c = item_new(), *d = item_new(), *e = item_new();
 	rcu_hlist_add_head(&b->node, &bucket);
-	rcu_hlist_add_before(&c->node, &a->node);
-	rcu_hlist_add_behind(&d->node, &a->node);
 	rcu_hlist_replace(&a->node, &e->node);
+	rcu_hlist_add_behind(&d->node, &b->node);
+	rcu_hlist_add_before(&c->node, &d->node);
 	rcu_hlist_del(&c->node);
 	synchronize_rcu();
 	item_retire(a);
@@ -1048,6 +1092,117 @@ int main(void)
 	}
 	__VERIFIER_assume(atomic_load_explicit(&reclaimed, memory_order_acquire) == 2);
 	join_all();
+	return 0;
+}
+#endif
+
+/* ---- srcupoll: the SRCU worker's step against a reader ----------------------------------------- */
+#if defined(TEST_srcupoll)
+/*
+ * The step in which the SRCU worker drives a grace period (gp_poll(): advance, G1, scan; arm, G3,
+ * rescan), called by the updater itself in place of the worker, so that a reader can be checked
+ * against it within the budget (srcucb runs the worker, its kicks and its sleep, with no reader:
+ * with one it does not finish in 10 minutes). The updater replaces the node, takes a cookie,
+ * takes up to two steps and retires the old node if one of them completed the grace period.
+ * PROBE 1: no step completes it (must fail). PROBE 2: every step completes it (must fail: a step
+ * finds the reader in its section).
+ */
+DEFINE_SRCU(ss);
+static struct node *_Atomic gp;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	atomic_fetch_add_explicit(&ready, 1, memory_order_release);
+	int i = srcu_read_lock(&ss);
+	node_use(rcu_dereference(gp));
+	srcu_read_unlock(&ss, i);
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp, node_new(LIVE));
+	(void)get_state_synchronize_srcu(&ss); /* sets the domain up before the reader runs */
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	struct node *old = rcu_dereference_protected(gp, 1);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	uint64_t cookie = get_state_synchronize_srcu(&ss);
+	bool done = false;
+	for (int k = 0; k < 2 && !done; k++) {
+		done = RCU__SYM(gp_poll)(&ss.gp, cookie);
+		if (PROBE == 2)
+			assert(done);
+	}
+	if (PROBE == 1)
+		assert(!done);
+	if (done)
+		node_retire(old);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- cbq: the callback queue's producers and consumer ------------------------------------------ */
+#if defined(TEST_cbq)
+/*
+ * rcu.h's callback queue (rcu__enqueue(): C1, C2; rcu__cbq_take(): C3, C4) on a domain object of
+ * the test's own, without the worker: a registered producer enqueues two heads while the
+ * consumer takes the queue once. Once both have ended, each head is in the taken batch or still
+ * queued, reachable from the stub (whose link is not NULL while the tail is not the stub). The
+ * take resets the stub's link and then swaps the tail (C4, a release): a producer that swaps
+ * after it (C1) stores its link in the stub (C2), which must land after the reset, or the head
+ * is lost. PROBE 1: the take always finds a head (must fail); PROBE 2: it never does (must fail).
+ */
+static struct rcu__gp qgp;
+static struct rcu_head heads[2];
+
+static void nop(struct rcu_head *h)
+{
+	(void)h;
+}
+
+static void *producer(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	for (int k = 0; k < 2; k++)
+		(void)rcu__enqueue(&qgp, rcu__self(), &heads[k], nop);
+	return NULL;
+}
+
+int main(void)
+{
+	qgp.owner = RCU__STATE;
+	rcu__store(&qgp.cbq.stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
+	rcu__store(&qgp.cbq.tail, &qgp.cbq.stub, RCU__RELAXED);
+	spawn(producer, 0);
+	struct rcu_head *first = NULL, *last = NULL;
+	bool took = rcu__cbq_take(&qgp.cbq, &first, &last);
+	if (PROBE == 1)
+		assert(took);
+	if (PROBE == 2)
+		assert(!took);
+	join_all();
+	int seen = 0;
+	if (took)
+		for (struct rcu_head *h = first; seen < 3; h = rcu__load(&h->next, RCU__RELAXED)) {
+			assert(h == &heads[0] || h == &heads[1]);
+			seen++;
+			if (h == last)
+				break;
+		}
+	struct rcu_head *tail = rcu__load(&qgp.cbq.tail, RCU__RELAXED);
+	if (tail != &qgp.cbq.stub)
+		for (struct rcu_head *h = rcu__load(&qgp.cbq.stub.next, RCU__RELAXED); seen < 3;
+		     h = rcu__load(&h->next, RCU__RELAXED)) {
+			assert(h == &heads[0] || h == &heads[1]);
+			seen++;
+			if (h == tail)
+				break;
+		}
+	assert(seen == 2);
 	return 0;
 }
 #endif

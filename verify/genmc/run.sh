@@ -4,9 +4,10 @@
 #
 #   verify/genmc/run.sh            the CI set: every test under RC11 and IMM (the litmus tests with
 #                                  2 readers, the others with 1 or the threads their shape needs),
-#                                  the coverage probes, and the negative controls (verify/genmc/
-#                                  controls: a broken copy of rcu.h per label, each must fail)
-#   verify/genmc/run.sh --deep     the tests (not the controls) with one more reader each
+#                                  the coverage probes, an end probe per test, and the negative
+#                                  controls (verify/genmc/controls: a broken copy of rcu.h per
+#                                  label, each must fail, or verify where a redundancy is argued)
+#   verify/genmc/run.sh --deep     the tests and probes (not the controls) with one more reader
 #   verify/genmc/run.sh --survey   every mutation against every test, 1 reader: the matrix that
 #                                  docs/testing.md's table was made from (long; prints the table)
 #   GENMC=/path/to/genmc           the binary (default: ../shared/tools/genmc/build.sh, then PATH)
@@ -47,9 +48,11 @@ if [ -n "${GENMC_KEEP:-}" ]; then echo "genmc: work folder $work"; else trap 'rm
 #            kill: `what` is a mutation (mutate.py); the broken copy must fail.
 #            same: `what` is a mutation that must still verify (a redundancy the docs claim).
 #   models   rc11, imm, or both (two checks).
-#   unroll   GenMC's loop bound: at least the number of registered threads + 1, or the registry
-#            walk is cut and the check proves nothing (the thread is silently ended; see
-#            docs/testing.md).
+#   unroll   GenMC's loop bound: at least the number of registered threads + 1 (updaters that
+#            call synchronize_rcu() count: they register), or the registry walk is cut and the
+#            thread is silently ended while the execution still counts as complete (see
+#            docs/testing.md). Every verify line gets an end probe (its name + ".end", RC11,
+#            -DPROBE=99): at least one execution must get past joining every thread.
 #   options  C flags (-D...) and GenMC options (--...). RCU_SPIN_SCANS=1000 keeps the updater
 #            spinning within the bound; the sleep tests set 0.
 S="-DRCU_SPIN_SCANS=1000 -DRCU__SHARE_SPIN=1"
@@ -75,31 +78,35 @@ verify|partition   |MB  |both|partition  |2 |3 |$S $I
 verify|partition   |QSBR|both|partition  |2 |3 |$S $I
 verify|dlm         |MB  |both|dlm        |$o|$v|$S
 verify|dlm         |QSBR|both|dlm        |$o|$v|$S
-verify|share       |MB  |both|share      |$o|$v|$S $I
-verify|share       |QSBR|both|share      |$o|$v|$S $I
+verify|share       |MB  |both|share      |$o|$((o + 3))|$S $I
+verify|share       |QSBR|both|share      |$o|$((o + 3))|$S $I
 verify|share0      |MB  |both|share      |0 |3 |$S $I $L
 verify|share0      |QSBR|both|share      |0 |3 |$S $I $L
-verify|poll        |MB  |both|poll       |$o|$v|$S $I
-verify|poll        |QSBR|both|poll       |$o|$v|$S $I
-verify|pollbarrier |MB  |both|pollbarrier|0 |2 |$S
+verify|poll        |MB  |both|poll       |$o|$((o + 3))|$S $I
+verify|poll        |QSBR|both|poll       |$o|$((o + 3))|$S $I
+verify|pollbarrier |MB  |both|pollbarrier|0 |3 |$S
 verify|fullbarrier |MB  |both|fullbarrier|0 |2 |$S
-verify|fullbarrier |QSBR|both|fullbarrier|$o|$v|$S
+verify|fullbarrier |QSBR|both|fullbarrier|$o|$((o + 2))|$S
 verify|register    |MB  |both|register   |$o|$v|$S
 verify|register    |QSBR|both|register   |$o|$v|$S
 verify|init        |MB  |both|init       |2 |3 |
-verify|qsbr        |QSBR|both|qsbr       |$o|$v|$S
+verify|qsbr        |QSBR|both|qsbr       |$o|$((o + 2))|$S
 verify|sleep       |MB  |both|sleep      |$o|$v|$Z $I
 verify|sleep       |QSBR|both|sleep      |$o|$v|$Z $I $L
 verify|callback    |MB  |both|callback   |0 |3 |$S $L
 verify|callback    |QSBR|both|callback   |0 |3 |$S $L
 verify|cbbarrier   |MB  |both|cbbarrier  |0 |3 |$S
 verify|exit        |MB  |both|exit       |0 |3 |$S
+verify|exit.srcu   |MB  |both|exit       |0 |3 |$S -DEXIT_SRCU
+verify|cbq         |MB  |both|cbq        |0 |3 |
 verify|list        |MB  |both|list       |$o|$v|$S
 verify|hlist       |MB  |both|hlist      |$o|$v|$S
 verify|srcu        |MB  |both|srcu       |$o|$v|$S
 verify|srcu        |QSBR|both|srcu       |$o|$v|$S
-verify|srcutag     |MB  |both|srcutag    |1 |2 |$Z $I
+verify|srcutag     |MB  |both|srcutag    |1 |3 |$Z $I
 verify|srcucb      |MB  |rc11|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
+verify|srcupoll    |MB  |both|srcupoll   |$o|$((o + 2))|$S
+verify|srcupoll    |QSBR|both|srcupoll   |$o|$((o + 2))|$S
 probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
 probe |srcu        |MB  |rc11|srcu       |1 |2 |$S -DPROBE=1
@@ -108,6 +115,10 @@ probe |poll.passed |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=1
 probe |poll.cond   |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=2
 probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z $I -DPROBE=1
 probe |sleep.wake  |MB  |rc11|sleep      |1 |2 |$Z $I -DPROBE=2
+probe |srcupoll.done|MB |rc11|srcupoll   |1 |3 |$S -DPROBE=1
+probe |srcupoll.wait|MB |rc11|srcupoll   |1 |3 |$S -DPROBE=2
+probe |cbq.empty   |MB  |rc11|cbq        |0 |3 |-DPROBE=1
+probe |cbq.took    |MB  |rc11|cbq        |0 |3 |-DPROBE=2
 EOF2
 	controls
 }
@@ -125,11 +136,20 @@ controls() {
 
 deep_checks() {
 	ci_checks 3 | grep -v '^kill\|^same'
+	# Not in CI: with a reader, RC11 takes 261 s (389,000 executions; the G2#2 control races in 19).
+	echo 'verify|share.srcu  |MB  |rc11|share      |1 |4 |'"$S $I"' -DSHARE_SRCU'
+}
+
+# One end probe per verify line (RC11 only; it stops at the first execution that ends).
+end_probes() {
+	awk -F'|' '$1 ~ /^verify/ { w = $2; gsub(/ /, "", w); printf "probe |%s.end|%s|rc11|%s|%s|%s|%s -DPROBE=99\n", w, $3, $5, $6, $7, $8 }'
 }
 
 case "$mode" in
-ci | --ci) checks=$(ci_checks 2) ;;
---deep) checks=$(deep_checks) ;;
+ci | --ci) checks=$(ci_checks 2) checks="$checks
+$(echo "$checks" | end_probes)" ;;
+--deep) checks=$(deep_checks) checks="$checks
+$(echo "$checks" | end_probes)" ;;
 --survey) exec "$here/survey.sh" ;;
 *) echo "usage: $0 [--deep|--survey]" >&2; exit 2 ;;
 esac
@@ -201,6 +221,6 @@ while IFS='|' read -r kind what flav model test readers unroll opts; do
 done <<<"$expanded"
 wall=$(( $(date +%s) - t_start ))
 echo "genmc: expected to verify: $pass_ok passed, $pass_bad failed"
-echo "genmc: expected to fail (broken rcu.h, coverage probes): $fail_ok passed, $fail_bad failed"
+echo "genmc: expected to fail (broken rcu.h, coverage and end probes): $fail_ok passed, $fail_bad failed"
 echo "genmc: $((pass_ok + fail_ok)) passed, $((pass_bad + fail_bad)) failed; GenMC time $(printf '%.0f' "$total_secs") s, wall $wall s, $jobs_max at a time"
 [ $((pass_bad + fail_bad)) = 0 ]
