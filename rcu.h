@@ -169,7 +169,7 @@
  * shared state or the meaning of a slow path changes, so that objects built from two versions
  * of the header keep apart instead of sharing a state they disagree on.
  */
-#define RCU__ABI 2
+#define RCU__ABI 3
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
 #define RCU__SYM2(f, v, n) RCU__SYM3(f, v, n)
 #define RCU__SYM(n) RCU__SYM2(RCU__FTAG, RCU__ABI, n)
@@ -676,6 +676,7 @@ struct rcu__state {
 	int32_t atfork_state;       /* (atomic) enum rcu__init_state of the fork handlers */
 	pthread_key_t exit_key;     /* its destructor unregisters exiting threads */
 	pthread_mutex_t word_lock;  /* the portable sleep (no futex) */
+	pthread_mutex_t take_lock;  /* a batch's detach from its queue and its record (fork(): >>callbacks) */
 	pthread_cond_t word_cond;
 	const struct rcu__config *config; /* (atomic) the settings of the first unit loaded */
 	int32_t exiting;            /* (atomic) process exit began: workers invoke nothing more */
@@ -1791,6 +1792,7 @@ RCU__WEAK void RCU__SYM(init)(struct rcu__state *s)
 	}
 	pthread_mutex_init(&s->registry_lock, NULL);
 	pthread_mutex_init(&s->word_lock, NULL);
+	pthread_mutex_init(&s->take_lock, NULL);
 	pthread_cond_init(&s->word_cond, NULL);
 	pthread_mutex_init(&s->domains_lock, NULL);
 	RCU__SYM(gp_setup)(&s->gp, s, RCU__GP_DEFAULT, "rcu");
@@ -2382,12 +2384,15 @@ static inline bool rcu__srcu_has_readers(struct rcu__gp *gp)
  * fork(): the child keeps only the forking thread in the registry and forgets the workers (the
  * next call_rcu(), call_srcu() or barrier starts them again); batches taken but not finished and
  * queued callbacks stay where they are, so callbacks pending at the fork run in the child as
- * well. A thread that was inside call_rcu() at the fork, between its swap and its link, left its
- * head, its predecessor and its domain in its reader record: the child mends that link, so the
- * callbacks queued behind it are not lost. (Only that thread's own callback may be lost, if the
- * fork caught it before it recorded its predecessor and the gap cannot be found.) A thread that
- * queues callbacks without being registered is adopted into the registry by its first call for
- * this reason.
+ * well. A take detaches the chain from the queue and records it as the batch under take_lock,
+ * which prepare_fork() holds across fork(), so a child never finds a chain that only the
+ * consumer's stack knew of. A callback running at the fork is not run again in the child (its
+ * thread is gone; the child keeps what it had done). A thread that was inside call_rcu() at the
+ * fork, between its swap and its link, left its head, its predecessor and its domain in its
+ * reader record: the child mends that link, so the callbacks queued behind it are not lost.
+ * (Only that thread's own callback may be lost, if the fork caught it before it recorded its
+ * predecessor and the gap cannot be found.) A thread that queues callbacks without being
+ * registered is adopted into the registry by its first call for this reason.
  *
  * Process exit: an exit handler stops the workers before their next batch (waiting at most one
  * second for a batch in progress), so callbacks do not run on them while later exit handlers
@@ -2549,15 +2554,30 @@ static inline struct rcu_head *rcu__cbq_next(struct rcu_head *h)
 	return next;
 }
 
+/* The queue's first head, once its producer has linked it; NULL if the queue is empty. The
+ * caller holds cb_consumer (nobody else resets the stub's link). */
+static inline struct rcu_head *rcu__cbq_first(struct rcu__cbq *q)
+{
+	if (rcu__load(&q->stub.next, RCU__ACQUIRE) == NULL && rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub)
+		return NULL;
+	return rcu__cbq_next(&q->stub);
+}
+
+/* Detach the chain behind the stub from the queue; returns its last head. Waits for nobody. */
+static inline struct rcu_head *rcu__cbq_detach(struct rcu__cbq *q)
+{
+	rcu__store(&q->stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
+	RCU__DELAY();
+	/* C4: producers that swap after this link to the stub; acquire pairs with C1. */
+	return rcu__xchg(&q->tail, &q->stub, RCU__ACQ_REL);
+}
+
 /* Take the whole queue: false if empty. The caller holds cb_consumer. */
 static inline bool rcu__cbq_take(struct rcu__cbq *q, struct rcu_head **first, struct rcu_head **last)
 {
-	if (rcu__load(&q->stub.next, RCU__ACQUIRE) == NULL && rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub)
+	if (!(*first = rcu__cbq_first(q)))
 		return false;
-	*first = rcu__cbq_next(&q->stub);
-	rcu__store(&q->stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
-	/* C4: producers that swap after this link to the stub; acquire pairs with C1. */
-	*last = rcu__xchg(&q->tail, &q->stub, RCU__ACQ_REL);
+	*last = rcu__cbq_detach(q);
 	return true;
 }
 
@@ -2624,12 +2644,23 @@ static inline void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
 RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block)
 {
 	if (!rcu__load(&gp->batch_first, RCU__RELAXED)) {
-		struct rcu_head *first, *last;
-		if (!rcu__cbq_take(&gp->cbq, &first, &last))
+		struct rcu_head *first = rcu__cbq_first(&gp->cbq);
+		if (!first)
 			return RCU__STEP_IDLE;
+		/*
+		 * Between the detach and the record the chain is on this thread's stack only, which a
+		 * fork child does not have: take_lock, which prepare_fork() holds across fork(), keeps
+		 * the two together (the child finds the chain in the queue or in the batch). The
+		 * cookie is taken after the detach: the grace period starts after every call_rcu() of
+		 * the batch.
+		 */
+		pthread_mutex_lock(&gp->owner->take_lock);
+		struct rcu_head *last = rcu__cbq_detach(&gp->cbq);
+		RCU__DELAY();
 		gp->batch_cookie = RCU__SYM(snapshot)(gp);
 		rcu__store(&gp->batch_last, last, RCU__RELAXED);
 		rcu__store(&gp->batch_first, first, RCU__RELAXED);
+		pthread_mutex_unlock(&gp->owner->take_lock);
 	}
 	if (block)
 		RCU__SYM(gp_wait_for)(gp, gp->batch_cookie);
@@ -3068,11 +3099,13 @@ RCU__WEAK void RCU__SYM(prepare_fork)(void)
 	pthread_mutex_lock(&s->registry_lock);
 	pthread_mutex_lock(&s->domains_lock);
 	pthread_mutex_lock(&s->word_lock);
+	pthread_mutex_lock(&s->take_lock);
 }
 
 RCU__WEAK void RCU__SYM(parent_fork)(void)
 {
 	struct rcu__state *s = RCU__STATE;
+	pthread_mutex_unlock(&s->take_lock);
 	pthread_mutex_unlock(&s->word_lock);
 	pthread_mutex_unlock(&s->domains_lock);
 	pthread_mutex_unlock(&s->registry_lock);
@@ -3154,6 +3187,7 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 	 * locks prepare_fork took are this thread's, and it releases them as the parent does; the
 	 * ones it did not take may have died with their holders, and start afresh.
 	 */
+	pthread_mutex_unlock(&s->take_lock);
 	pthread_mutex_unlock(&s->word_lock);
 	pthread_mutex_unlock(&s->domains_lock);
 	pthread_mutex_unlock(&s->registry_lock);
