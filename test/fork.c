@@ -441,15 +441,6 @@ static int storm_child(void)
 Test(fork, fork_while_callbacks_are_queued_and_invoked, .timeout = 60)
 {
 	SKIP_UNDER_TSAN();
-#if defined(__linux__) && !defined(__GLIBC__)
-	/*
-	 * An open defect, musl only: under load (scripts/test.sh --musl beside other work), about
-	 * 4 runs in 40 of this test hang in the parent, a producer thread asleep on a futex inside
-	 * rcu.h's state and the main thread inside the C library (docs/testing.md, "Open defects").
-	 * glibc builds run it every time. Skipped until it is understood.
-	 */
-	cr_skip_test("musl: an open defect hangs this test now and then (docs/testing.md, Open defects)");
-#endif
 	storm.per = test_rounds(400000);
 	objs_alloc(storm.per * STORM_PRODUCERS);
 	/* RCU's one-time set-up and the worker's start are over before the first fork (see the last

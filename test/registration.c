@@ -476,6 +476,13 @@ static void *qsbr_silent_online(void *arg)
 			test_sleep_us(200);
 		rcu_thread_online();
 		break;
+	case 3:
+		/* rcu_thread_online() on an online thread is a quiescent state (api.md), and the
+		 * updater has slept on its futex for 50 ms by now: the report must wake it. */
+		rcu_thread_online();
+		while (!atomic_load(&qs.done))
+			test_sleep_us(200);
+		break;
 	default:
 		break;
 	}
@@ -515,5 +522,10 @@ Test(registration, qsbr_online_thread_holds_until_offline, .timeout = 60)
 Test(registration, qsbr_online_thread_holds_until_unregister, .timeout = 60)
 {
 	qsbr_silent_online_case(2, "rcu_unregister_thread()");
+}
+
+Test(registration, qsbr_online_thread_holds_until_online_again, .timeout = 60)
+{
+	qsbr_silent_online_case(3, "rcu_thread_online() while online (a quiescent state)");
 }
 #endif

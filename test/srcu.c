@@ -268,8 +268,8 @@ Test(srcu, publish_subscribe_and_removal, .timeout = 100)
 }
 
 /* ---- updaters wait only for old readers, and for every old reader ---------------------------------
- * An old reader of each kind (never registered, registered, unregistered after registering) holds
- * a section of dom_a; synchronize_srcu(&dom_a) must not return. A new reader enters; the old ones
+ * An old reader of each kind (never registered, registered, unregistered after registering, and
+ * one that read dom_a before it registered and unregistered) holds a section of dom_a; synchronize_srcu(&dom_a) must not return. A new reader enters; the old ones
  * leave; synchronize_srcu() must now return although the new reader is still inside.
  */
 Test(srcu, updaters_wait_for_all_old_readers_and_only_them, .timeout = 60)

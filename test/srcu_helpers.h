@@ -24,11 +24,16 @@ enum holder_kind {
 	HOLDER_UNREGISTERED, /* never calls rcu_register_thread() (BP: never reads the default domain) */
 	HOLDER_REGISTERED,   /* registered for the whole section (QSBR: online, offline while it sleeps) */
 	HOLDER_WAS_REGISTERED, /* registers and unregisters before its section */
+	HOLDER_READ_THEN_WAS_REGISTERED, /* a section of the domain first (its slot gets the domain's
+					    tag), then registers and unregisters, then its section:
+					    unregistering must untag the slot, or the section takes
+					    the fast path outside the registry and is not waited for */
 	HOLDER_KINDS
 };
 
 static const char *const holder_kind_name[HOLDER_KINDS] __attribute__((unused)) = {
-	"unregistered", "registered", "unregistered after registering"
+	"unregistered", "registered", "unregistered after registering",
+	"read, then registered and unregistered"
 };
 
 struct holder {
@@ -44,9 +49,11 @@ struct holder {
 static inline void *holder_main(void *arg)
 {
 	struct holder *h = arg;
+	if (h->kind == HOLDER_READ_THEN_WAS_REGISTERED)
+		srcu_read_unlock(h->ssp, srcu_read_lock(h->ssp));
 	if (h->kind != HOLDER_UNREGISTERED)
 		rcu_register_thread();
-	if (h->kind == HOLDER_WAS_REGISTERED) {
+	if (h->kind == HOLDER_WAS_REGISTERED || h->kind == HOLDER_READ_THEN_WAS_REGISTERED) {
 		rcu_quiescent_state();
 		rcu_unregister_thread();
 	}

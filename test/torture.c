@@ -67,6 +67,7 @@ struct elem {
 	_Atomic uint32_t magic;   /* relaxed atomics: a reader racing a (buggy) early poison has no UB */
 	struct rcu_head rcu;
 	uint64_t cookie;          /* polled route: the grace period to wait for next */
+	uint64_t call_cookie;     /* call_rcu() route: a cookie taken just before the call_rcu() */
 	struct elem *next;        /* updater's lists of retired elements */
 	struct pipe *pipe;        /* the pipeline it belongs to */
 };
@@ -122,6 +123,20 @@ static void p_cond_synchronize(struct pipe *p, uint64_t cookie)
 		synchronize_srcu(p->ssp);
 }
 
+/*
+ * The call_rcu() route queues through here. The cookie taken just before the call names the first
+ * grace period that can begin after the call; its callback must see it completed (a batch that ran
+ * after an older grace period, one that began before its call_rcu(), would not). Checked in every
+ * callback, not only when a reader happens to look: an early batch fails every run.
+ */
+static void p_call(struct pipe *p, struct rcu_head *head, void (*func)(struct rcu_head *));
+
+static void p_call_elem(struct pipe *p, struct elem *e, void (*func)(struct rcu_head *))
+{
+	e->call_cookie = p_get_state(p);
+	p_call(p, &e->rcu, func);
+}
+
 static void p_call(struct pipe *p, struct rcu_head *head, void (*func)(struct rcu_head *))
 {
 	if (p->ssp)
@@ -133,7 +148,7 @@ static void p_call(struct pipe *p, struct rcu_head *head, void (*func)(struct rc
 /* Figures, shared by every thread; workers add their own counts once, when they finish. */
 static struct {
 	_Atomic bool stop;
-	_Atomic uint64_t sections, reads, bad_age, bad_poison;
+	_Atomic uint64_t sections, reads, bad_age, bad_poison, bad_early;
 	_Atomic uint64_t ages[PIPE_LEN + 2];
 	_Atomic uint64_t updates, by_sync, by_call, by_poll;
 	_Atomic uint64_t sync_gps, cb_gps, poll_gps, fake_gps;
@@ -346,13 +361,15 @@ static void *reader_main(void *arg)
 static void elem_cb(struct rcu_head *head)
 {
 	struct elem *e = rcu_container_of(head, struct elem, rcu);
+	if (!p_poll(e->pipe, e->call_cookie))
+		atomic_fetch_add_explicit(&T.bad_early, 1, memory_order_relaxed);
 	int age = atomic_fetch_add_explicit(&e->age, 1, memory_order_relaxed) + 1;
 	atomic_fetch_add_explicit(&T.cb_gps, 1, memory_order_relaxed);
 	if (age >= PIPE_LEN) {
 		atomic_fetch_sub_explicit(&T.in_callbacks, 1, memory_order_relaxed);
 		elem_free(e);
 	} else {
-		p_call(e->pipe, &e->rcu, elem_cb);
+		p_call_elem(e->pipe, e, elem_cb);
 	}
 }
 
@@ -423,7 +440,7 @@ static void *updater_main(void *arg)
 			break;
 		case 1:
 			atomic_fetch_add_explicit(&T.in_callbacks, 1, memory_order_relaxed);
-			p_call(p, &old->rcu, elem_cb);
+			p_call_elem(p, old, elem_cb);
 			atomic_fetch_add_explicit(&T.by_call, 1, memory_order_relaxed);
 			break;
 		default:
@@ -646,11 +663,11 @@ static void torture_run(double seconds, const char *what, bool srcu)
 		"%llu sections, %llu element reads; ages seen [%s]; %llu updates (synchronize %llu, call_rcu %llu, "
 		"polled %llu); %llu grace periods (rcu_get_stats), observed by the updater: %llu synchronize, "
 		"%llu callbacks, %llu polls; %llu fake-updater calls; %d final barriers; failures: %llu age >= 2, "
-		"%llu poisoned",
+		"%llu poisoned, %llu callbacks before their grace period",
 		what, TEST_FLAVOUR, TORTURE_VARIANT, elapsed, nreaders, U(T.threads), U(T.offline), U(T.sections),
 		U(T.reads), hist, U(T.updates), U(T.by_sync), U(T.by_call), U(T.by_poll),
 		(unsigned long long)(after.grace_periods - before.grace_periods), U(T.sync_gps), U(T.cb_gps),
-		U(T.poll_gps), U(T.fake_gps), barriers, U(T.bad_age), U(T.bad_poison));
+		U(T.poll_gps), U(T.fake_gps), barriers, U(T.bad_age), U(T.bad_poison), U(T.bad_early));
 	if (srcu)
 		cr_log_info("torture %s (%s%s), SRCU: %llu of the outermost sections held sections of the domain, "
 			"%llu updates of its pipeline, %llu of its grace periods, %llu sleeps inside the noise domain",
@@ -662,6 +679,10 @@ static void torture_run(double seconds, const char *what, bool srcu)
 		(unsigned long long)atomic_load(&T.bad_age));
 	cr_expect_eq(atomic_load(&T.bad_poison), 0, "%llu reads saw a poisoned (reclaimed) element",
 		(unsigned long long)atomic_load(&T.bad_poison));
+	cr_expect_eq(atomic_load(&T.bad_early), 0,
+		"%llu callbacks ran before a grace period that began after their call_rcu() had ended "
+		"(poll_state of a cookie taken just before the call was false)",
+		(unsigned long long)atomic_load(&T.bad_early));
 	cr_expect_eq(atomic_load(&T.in_callbacks), 0, "callbacks still pending after %d rcu_barrier() calls", barriers);
 	cr_expect_eq(atomic_load(&T.live), 0, "%lld elements never freed", (long long)atomic_load(&T.live));
 	cr_expect_gt(atomic_load(&T.updates), 0);
