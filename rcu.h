@@ -1029,14 +1029,17 @@ static inline void rcu_thread_offline(void) RCU__NOEXCEPT
 /**
  * rcu_thread_online() - QSBR: rejoin the reader set after rcu_thread_offline().
  *
- * On a thread that is already online it is a quiescent state. Other flavours: no-op.
- * RCU_DEBUG aborts in an unregistered thread.
+ * On a thread that is already online it is a quiescent state (and wakes an updater that sleeps
+ * waiting for it). Other flavours: no-op. RCU_DEBUG aborts in a thread that did not call
+ * rcu_register_thread().
  */
 static inline void rcu_thread_online(void) RCU__NOEXCEPT
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(r->registered != RCU__REG_NONE, "rcu_thread_online()", "the thread is not registered: call rcu_register_thread() first");
+	/* An adopted thread (its first call_rcu() or SRCU section) has not registered either: online,
+	 * it would hold up grace periods that it never reports to. */
+	RCU__CHECK(r->registered == RCU__REG_THREAD, "rcu_thread_online()", "the thread is not registered: call rcu_register_thread() first");
 	RCU__SYM(qsbr_report)(RCU__GP, r, UINT64_MAX);
 #endif
 }

@@ -9,7 +9,12 @@
 #                              test/runner.h, without the doc checks (they are the host's)
 #   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM, 2 readers): verify/genmc/run.sh
 #   scripts/test.sh --genmc-deep  the same with 3 readers (long)
-#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, the spin model and GenMC: what CI runs
+#   scripts/test.sh --stress   the fork, callback, SRCU, registration and torture programs again and
+#                              again under CPU load that the script starts itself (one spinning
+#                              process per CPU), for STRESS_SECONDS (default 420) in all; any
+#                              failure fails the run and prints that program's output
+#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, stress, the spin model and GenMC:
+#                              what CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -77,6 +82,58 @@ run_musl() {
 	run build-musl slow docs -- -- --native-file scripts/musl.ini
 }
 
+# Stress: what a busy user machine does to the racy tests. The programs of the build's topics
+# below, in every flavour, round after round in a shuffled order, nproc at a time, beside nproc
+# spinning processes, until STRESS_SECONDS have passed (a round that has started is finished).
+# A failure is a defect to root-cause (docs/testing.md), never a flake: the run fails and shows it.
+run_stress() { # run_stress <build dir>
+	local dir budget=${STRESS_SECONDS:-420} jobs
+	dir=$(cd "$1" 2>/dev/null && pwd) || { meson setup "$1" >/dev/null && dir=$(cd "$1" && pwd); }
+	jobs=$(nproc 2>/dev/null || echo 2)
+	[ -f "$dir/build.ninja" ] || meson setup "$dir" >/dev/null
+	local topics="fork call_rcu polled registration srcu srcu_domains srcu_fork torture torture_delay"
+	local progs=() t f
+	for t in $topics; do
+		for f in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' rcu_flavours/flavours.txt); do
+			progs+=("test/$t-$f")
+		done
+	done
+	ninja -C "$dir" "${progs[@]}" >/dev/null
+	local out spin=() start now rounds=0 runs=0 failed=0
+	out=$(mktemp -d)
+	for _ in $(seq "$jobs"); do
+		(exec yes >/dev/null) &
+		spin+=($!)
+	done
+	# shellcheck disable=SC2064 # expand now: the pids are known
+	trap "kill ${spin[*]} 2>/dev/null; rm -rf '$out'" EXIT
+	start=$(date +%s)
+	while :; do
+		now=$(date +%s)
+		[ $((now - start)) -lt "$budget" ] || break
+		rounds=$((rounds + 1))
+		# shellcheck disable=SC2046 # one program a word
+		printf '%s\n' $(printf '%s\n' "${progs[@]}" | shuf) |
+			xargs -P "$jobs" -I{} sh -c 'n=$(echo "{}" | tr / _); \
+				if ! timeout 300 "$1/{}" --jobs=1 >"$2/$n.$3.log" 2>&1; then echo "{}" >>"$2/failed"; \
+				else rm -f "$2/$n.$3.log"; fi' sh "$dir" "$out" "$rounds"
+		runs=$((runs + ${#progs[@]}))
+	done
+	kill "${spin[@]}" 2>/dev/null
+	# A test's children that a timeout orphaned (the runners fork one per test) must not linger.
+	pkill -KILL -f "^$dir/test/" 2>/dev/null || true
+	now=$(date +%s)
+	if [ -f "$out/failed" ]; then
+		failed=$(wc -l <"$out/failed")
+		for log in "$out"/*.log; do
+			echo "== stress: $(basename "$log" .log) failed:"
+			grep -E 'FAIL|\[----\] |Synthesis|assert|killed|signal|hung' "$log" | head -20
+		done
+	fi
+	echo "stress: $runs runs of ${#progs[@]} programs ($rounds rounds) in $((now - start)) s beside $jobs spinning processes: $((runs - failed)) passed, $failed failed"
+	[ "$failed" = 0 ]
+}
+
 mode=${1:-default}
 case "$mode" in
 default) run build slow -- -- ;;
@@ -90,6 +147,7 @@ default) run build slow -- -- ;;
 	run build-tsan slow compile docs -- --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --musl) run_musl ;;
+--stress) run_stress build ;;
 --genmc) exec verify/genmc/run.sh ;;
 --genmc-deep) exec verify/genmc/run.sh --deep ;;
 --all)
@@ -97,6 +155,7 @@ default) run build slow -- -- ;;
 	"$0" --asan
 	"$0" --tsan
 	"$0" --musl
+	"$0" --stress
 	if [ -x verify/spin/run.sh ]; then verify/spin/run.sh; fi
 	# GenMC: 77 is its skip (no GenMC and no ../shared to build it from); anything else fails.
 	genmc_rc=0
@@ -114,5 +173,5 @@ for d in sys.argv[1:]:
 print(f"all: {ok} passed, {bad} failed, {skip} skipped")
 PY
 	;;
-*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--stress|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
 esac

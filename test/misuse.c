@@ -265,6 +265,25 @@ Test(misuse, qsbr_rcu_thread_online_in_an_unregistered_thread)
 {
 	expect_misuse(online_unregistered, "rcu_thread_online()", CHILD_NAME, "the thread is not registered");
 }
+
+static void nop_cb(struct rcu_head *h)
+{
+	(void)h;
+}
+
+/* call_rcu() adopts the thread into the registry; that is no registration: online, it would hold
+ * up grace periods it never reports to (and a wait of its own would then deadlock). */
+static void online_adopted(void)
+{
+	static struct rcu_head h;
+	call_rcu(&h, nop_cb);
+	rcu_thread_online();
+}
+
+Test(misuse, qsbr_rcu_thread_online_in_an_adopted_thread)
+{
+	expect_misuse(online_adopted, "rcu_thread_online()", CHILD_NAME, "the thread is not registered");
+}
 #endif
 
 /* ---- callbacks ------------------------------------------------------------------------------ */

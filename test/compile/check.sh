@@ -78,6 +78,9 @@ group=${1:?usage: check.sh --src ROOT --out DIR --gcc GCC [--clang CLANG] GROUP}
 [ -n "$src" ] && [ -n "$out" ] && [ -n "$gcc" ] || { echo "check.sh: --src, --out and --gcc are needed" >&2; exit 2; }
 
 here=$src/test/compile
+# The ABI number in rcu.h's external names (rcu__<flavour>_v<ABI>_...).
+abi=$(sed -n 's/^#define RCU__ABI \([0-9][0-9]*\).*/\1/p' "${header:-$src}/rcu.h")
+[ -n "$abi" ] || { echo "check.sh: no #define RCU__ABI in $src/rcu.h" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out"
 compilers=(gcc)
@@ -109,7 +112,7 @@ ok_compile() {
 # ok_shared NAME CC FLAVOUR ARGS...: -fPIC shared object that exports the flavour's state.
 ok_shared() {
 	local name=$1 cc fl=$3; cc=$(cc_path "$2"); shift 3
-	local sym="rcu__$(echo "$fl" | tr 'A-Z' 'a-z')_v2_state"
+	local sym="rcu__$(echo "$fl" | tr 'A-Z' 'a-z')_v${abi}_state"
 	{
 		"$cc" "$@" -fPIC -shared -pthread -o "$out/$name.so" &&
 			nm -D --defined-only "$out/$name.so" | grep -w "$sym" ||
@@ -617,8 +620,8 @@ esac
 wait
 
 # The default flavour on Linux is MEMB: its state symbol is in the object.
-if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-flavour.o" | grep -qw rcu__memb_v2_state; then
-	echo "the default flavour's object does not define rcu__memb_v2_state" >>"$out/default-flavour.log"
+if [ "$group" = api ] && [ -e "$out/default-flavour.ok" ] && ! nm "$out/default-flavour.o" | grep -qw "rcu__memb_v${abi}_state"; then
+	echo "the default flavour's object does not define rcu__memb_v${abi}_state" >>"$out/default-flavour.log"
 	rm -f "$out/default-flavour.ok"
 fi
 
