@@ -228,7 +228,7 @@ static inline void rcu__wfcq_delay(void)
 	static _Thread_local uint64_t state;
 #endif
 	if (!state)
-		state = (uint64_t)(uintptr_t)&state * 0x9e3779b97f4a7c15u + 1;
+		state = (uintptr_t)&state * 0x9e3779b97f4a7c15u + 1;
 	state ^= state << 13;
 	state ^= state >> 7;
 	state ^= state << 17;

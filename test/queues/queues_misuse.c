@@ -5,6 +5,7 @@
  * test/misuse.c does for rcu.h). The headers use no RCU: one flavour.
  */
 #include "rcu_wfcqueue.h"
+#include "rcu_wfstack.h"
 #include "rcu.h"
 #include "../harness.h"
 
@@ -85,4 +86,59 @@ Test(queues_misuse, wfcq_allowed)
 	cr_assert_eq(rcu_wfcq_dequeue_blocking(&h, &t), &b);
 	cr_assert_eq(rcu_wfcq_dequeue_blocking(&h, &t), &a);
 	rcu_wfcq_destroy(&h, &t);
+}
+
+static void wfs_push_uninitialised(void *arg)
+{
+	(void)arg;
+	struct rcu_wfs_stack s;
+	struct rcu_wfs_node a, b;
+	rcu_wfs_init(&s);
+	rcu_wfs_node_init(&a);
+	rcu_wfs_push(&s, &a);
+	rcu_wfs_push(&s, &a); /* a is on the stack: its next is the end marker */
+	(void)b;
+}
+
+Test(queues_misuse, wfs_push_node_still_stacked)
+{
+	test_expect_abort(wfs_push_uninitialised, NULL,
+			  "rcu_wfstack.h: rcu_wfs_push(): the node's next is not NULL: it is still on a stack, "
+			  "or was not initialised; call rcu_wfs_node_init() before pushing it");
+}
+
+static void wfs_push_popped(void *arg)
+{
+	(void)arg;
+	struct rcu_wfs_stack s;
+	struct rcu_wfs_node a, b;
+	rcu_wfs_init(&s);
+	rcu_wfs_node_init(&a);
+	rcu_wfs_node_init(&b);
+	rcu_wfs_push(&s, &a);
+	rcu_wfs_push(&s, &b);
+	rcu_wfs_pop_blocking(&s);
+	rcu_wfs_push(&s, &b); /* popped, but its next still points at a */
+}
+
+Test(queues_misuse, wfs_push_popped_node_not_initialised)
+{
+	test_expect_abort(wfs_push_popped, NULL, "rcu_wfs_push(): the node's next is not NULL");
+}
+
+Test(queues_misuse, wfs_allowed)
+{
+	struct rcu_wfs_stack s;
+	struct rcu_wfs_node a, b;
+	rcu_wfs_init(&s);
+	rcu_wfs_node_init(&a);
+	rcu_wfs_node_init(&b);
+	rcu_wfs_push(&s, &a);
+	rcu_wfs_push(&s, &b);
+	cr_assert_eq(rcu_wfs_pop_blocking(&s), &b);
+	rcu_wfs_node_init(&b);
+	rcu_wfs_push(&s, &b);
+	cr_assert_eq(rcu_wfs_pop_blocking(&s), &b);
+	cr_assert_eq(rcu_wfs_pop_blocking(&s), &a);
+	rcu_wfs_destroy(&s);
 }

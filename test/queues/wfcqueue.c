@@ -110,7 +110,7 @@ Test(wfcqueue, model, .timeout = 60)
 	for (int i = 0; i < NITEMS; i++)
 		m.where[i] = -1;
 	long counts[4] = { 0 }, rets[4] = { 0 };
-	long rounds = test_rounds(200000);
+	long rounds = (long)PER_PRODUCER(200000);
 	for (long r = 0; r < rounds; r++) {
 		int op = (int)(test_rand(&seed) % 10);
 		int q = (int)(test_rand(&seed) % NQ);
@@ -375,6 +375,7 @@ static struct rcu_wfcq_tail qt2 __attribute__((aligned(64)));
 static struct seen_table seen;
 static _Atomic uint64_t taken;
 static _Atomic int producers_left;
+static _Atomic int splicer_running; /* splice_keeps_order: the splicer has not finished */
 
 struct producer_arg {
 	unsigned id;
@@ -436,10 +437,15 @@ static void consume(struct consumer_arg *c, struct rcu_wfcq_node *n)
 	atomic_fetch_add_explicit(&taken, 1, memory_order_relaxed);
 }
 
+/*
+ * The consumers stop when every item was taken, or when nothing more can come (producers and
+ * splicer done, the queue empty): then seen_check_all() reports what was lost, instead of a hang.
+ */
 static bool all_taken(void)
 {
-	return atomic_load_explicit(&taken, memory_order_relaxed) ==
-	       (uint64_t)seen.producers * seen.per_producer;
+	if (atomic_load_explicit(&taken, memory_order_relaxed) == (uint64_t)seen.producers * seen.per_producer)
+		return true;
+	return atomic_load(&producers_left) == 0 && atomic_load(&splicer_running) == 0 && rcu_wfcq_empty(&qh, &qt);
 }
 
 static void *consumer_main(void *arg)
@@ -583,6 +589,7 @@ static void *splicer_main(void *arg)
 		else
 			relax(&spins);
 	}
+	atomic_store(&splicer_running, 0);
 	return NULL;
 }
 
@@ -600,6 +607,7 @@ Test(wfcqueue, splice_keeps_order, .timeout = 120)
 	seen_init(&seen, NP, per);
 	atomic_store(&taken, 0);
 	atomic_store(&producers_left, NP);
+	atomic_store(&splicer_running, 1);
 	for (unsigned p = 0; p < MAX_PRODUCERS; p++)
 		ca.last[p] = -1;
 	cr_assert_eq(pthread_create(&ct, NULL, consumer_main, &ca), 0);
