@@ -58,6 +58,15 @@
 #ifndef RCU_WFSTACK_H
 #define RCU_WFSTACK_H
 
+/*
+ * POSIX declarations, as rcu.h asks for them: if no system header has been read yet, so that
+ * rcu.h, included after this header, still finds them.
+ */
+#if defined(__linux__) && !defined(_FEATURES_H) && !defined(_DEFAULT_SOURCE) && \
+	!defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE) && !defined(_XOPEN_SOURCE)
+#define _DEFAULT_SOURCE 1
+#endif
+
 #if !defined(__cplusplus)
 #include <stdbool.h>
 #endif
