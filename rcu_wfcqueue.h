@@ -348,10 +348,12 @@ static inline bool rcu_wfcq_enqueue(struct rcu_wfcq_head *head, struct rcu_wfcq_
 /* The next of node, waiting (block) or giving up while an enqueuer has not linked it yet. */
 static inline struct rcu_wfcq_node *rcu__wfcq_await_next(struct rcu_wfcq_node *node, bool block)
 {
-	struct rcu_wfcq_node *next;
-	unsigned attempt = 0;
 	/* WQ3: acquire, pairs with WQ2: the node we get is initialised, its object written. */
-	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) {
+	struct rcu_wfcq_node *next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE);
+	unsigned attempt = 0;
+	if (__builtin_expect(next != NULL, 1))
+		return next;
+	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) { /* WQ3 */
 		if (!block)
 			return RCU_WFCQ_WOULDBLOCK;
 		rcu__wfcq_pause(&attempt);
@@ -367,7 +369,7 @@ static inline struct rcu_wfcq_node *rcu__wfcq_dequeue(struct rcu_wfcq_head *head
 	if (rcu_wfcq_empty(head, tail))
 		return NULL;
 	struct rcu_wfcq_node *node = rcu__wfcq_await_next(&head->node, block); /* WQ3 */
-	if (node == RCU_WFCQ_WOULDBLOCK)
+	if (!block && node == RCU_WFCQ_WOULDBLOCK) /* (!block first: the blocking forms skip the test) */
 		return node;
 	struct rcu_wfcq_node *next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE); /* WQ3 */
 	if (next == NULL) {
@@ -387,7 +389,7 @@ static inline struct rcu_wfcq_node *rcu__wfcq_dequeue(struct rcu_wfcq_head *head
 		}
 		/* An enqueuer took node as predecessor (WQ1): wait for its link (WQ2). */
 		next = rcu__wfcq_await_next(node, block); /* WQ3 */
-		if (next == RCU_WFCQ_WOULDBLOCK) {
+		if (!block && next == RCU_WFCQ_WOULDBLOCK) {
 			/* Put node back first: nothing else wrote the dummy's next (the tail is not the dummy). */
 			__atomic_store_n(&head->node.next, node, __ATOMIC_RELAXED);
 			return RCU_WFCQ_WOULDBLOCK;

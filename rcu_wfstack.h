@@ -289,10 +289,12 @@ static inline int rcu_wfs_push(struct rcu_wfs_stack *s, struct rcu_wfs_node *nod
 /* The next of node, waiting (block) or giving up while its push has not stored it yet. */
 static inline struct rcu_wfs_node *rcu__wfs_await_next(struct rcu_wfs_node *node, bool block)
 {
-	struct rcu_wfs_node *next;
-	unsigned attempt = 0;
 	/* WS3: acquire, pairs with WS2: the pusher is done with node. */
-	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) {
+	struct rcu_wfs_node *next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE);
+	unsigned attempt = 0;
+	if (__builtin_expect(next != NULL, 1))
+		return next;
+	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) { /* WS3 */
 		if (!block)
 			return RCU_WFS_WOULDBLOCK;
 		if (++attempt < 100) {
@@ -315,7 +317,7 @@ static inline struct rcu_wfs_node *rcu__wfs_pop(struct rcu_wfs_stack *s, int *st
 		if (top == RCU__WFS_END)
 			return NULL;
 		struct rcu_wfs_node *next = rcu__wfs_await_next(&top->node, block); /* WS3 */
-		if (next == RCU_WFS_WOULDBLOCK)
+		if (!block && next == RCU_WFS_WOULDBLOCK) /* (!block first: the blocking forms skip the test) */
 			return RCU_WFS_WOULDBLOCK;
 		struct rcu_wfs_head *below = rcu__wfs_head_of(next);
 		/* WS4: relaxed: below was published by its own push (WS1's release sequence). */
