@@ -89,7 +89,7 @@ static void stacks_init(enum kind k)
 
 /* >>graveyard: reclaimed objects, poisoned, kept until the end (freed at once under ASan) ------- */
 
-static pthread_mutex_t grave_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t grave_lock __attribute__((unused)) = PTHREAD_MUTEX_INITIALIZER;
 static struct item *graveyard;
 
 static void poison(struct item *it)
