@@ -51,8 +51,8 @@
  *                    node enqueued whose next is not NULL (not initialised, or still in a queue),
  *                    a node enqueued that is the last node of the queue already.
  *   RCU_DEBUG_DELAY  a random delay (up to 2,047 pauses, now and then a yield) between an
- *                    enqueue's two steps, the window in which consumers wait: tests use it to
- *                    make that window, and the consumers' waits, common.
+ *                    enqueue's two steps and between a splice's two exchanges, the windows in
+ *                    which consumers and other splices wait: tests use it to make them common.
  *
  * Licence: 0BSD, as rcu.h.
  */
@@ -109,8 +109,8 @@ extern "C" {
  * step and then moves head->node.next to the successor. Either way nobody touches the node after
  * dequeue returns it: the caller may free it at once.
  *
- * Splice (the source's consumer side) detaches the whole chain: it empties the source's
- * head->node.next (after reading the first node, WQ5) and exchanges the source's tail back to its
+ * Splice (the source's consumer side) detaches the whole chain: it exchanges the source's
+ * head->node.next for NULL, which gives the first node (WQ5), and the source's tail for its
  * dummy (WQ6), which gives the last node; the chain first..last, including links that enqueuers
  * have still to store, then goes to the end of the destination with the enqueue's two steps, so
  * splicing into a queue is as wait-free as enqueuing into it.
@@ -126,18 +126,19 @@ extern "C" {
  *   WQ3  the consumer's load of a next pointer, acquire: pairs with WQ2.
  *   WQ4  dequeue's compare-and-swap of the tail back to the dummy, release: the dummy's
  *        next = NULL before the next WQ1 (acquire) takes the dummy as predecessor.
- *   WQ5  splice's load of the source's first node, acquire: pairs with WQ2, so the first node's
- *        WQ1 happens before our WQ6, which therefore takes a tail at or after that node (with a
- *        relaxed load the C11 model would allow WQ6 to read a tail from before it: load
- *        buffering). The nodes' contents reach the destination's consumers through WQ6's
+ *   WQ5  splice's exchange of the source's first node for NULL, acquire: pairs with WQ2, so
+ *        the first node's WQ1 happens before our WQ6, which therefore takes a tail at or after
+ *        that node (with a relaxed exchange the C11 model would allow WQ6 to read a tail from
+ *        before it: load buffering). The nodes' contents reach the destination's consumers through WQ6's
  *        acquire: every write to a tail is a read-modify-write, so WQ6 synchronises with the
  *        WQ1 of every node it detaches.
- *   WQ6  splice's exchange of the source's tail back to its dummy, acq_rel. Release: the
- *        source's head->node.next = NULL before the next WQ1 on the source (acquire) takes the
- *        dummy as predecessor. Acquire, pairing with the WQ1 that enqueued the last node: its
+ *   WQ6  splice's exchange of the source's tail back to its dummy, acq_rel. Release: WQ5's
+ *        NULL in the source's head->node.next before the next WQ1 on the source (acquire) takes
+ *        the dummy as predecessor. Acquire, pairing with the WQ1 that enqueued the last node: its
  *        initialisation before our WQ1 on the destination hands it on as predecessor.
  * Consumers exclude each other (mutex or caller), so the consumer side's own accesses to
- * head->node.next are relaxed: the mutex or the single thread orders them.
+ * head->node.next are relaxed: the mutex or the single thread orders them. Splices out of one
+ * queue do not exclude each other, which is why splice takes the first node with an exchange.
  */
 
 /* >>types ------------------------------------------------------------------------------------- */
@@ -446,16 +447,21 @@ static inline enum rcu_wfcq_ret rcu__wfcq_splice(struct rcu_wfcq_head *dest_head
 		return RCU_WFCQ_RET_SRC_EMPTY;
 	struct rcu_wfcq_node *first;
 	unsigned attempt = 0;
-	/* WQ5: acquire, pairs with WQ2 of the enqueuer that linked first: its WQ1 before our WQ6. */
-	while ((first = __atomic_load_n(&src_head->node.next, __ATOMIC_ACQUIRE)) == NULL) {
+	/*
+	 * Take the first node and empty the dummy in one exchange: splices out of one queue need no
+	 * exclusion between them, and only one of two may get the chain (a load and a store would
+	 * let both take it and link it twice). An empty dummy with a tail elsewhere is an enqueue
+	 * between its steps, or another splice between its exchanges: wait, then look again.
+	 * WQ5: acquire, pairs with WQ2 of the enqueuer that linked first: its WQ1 before our WQ6.
+	 */
+	while ((first = __atomic_exchange_n(&src_head->node.next, RCU__WFCQ_NONE, __ATOMIC_ACQUIRE)) == NULL) {
 		if (__atomic_load_n(&src_tail->p, __ATOMIC_RELAXED) == &src_head->node)
 			return RCU_WFCQ_RET_SRC_EMPTY;
 		if (!block)
 			return RCU_WFCQ_RET_WOULDBLOCK;
 		rcu__wfcq_pause(&attempt);
 	}
-	/* The tail is not the dummy (first != NULL), so no enqueuer writes the dummy's next now. */
-	__atomic_store_n(&src_head->node.next, RCU__WFCQ_NONE, __ATOMIC_RELAXED);
+	rcu__wfcq_delay();
 	/* WQ6: acq_rel; release: the NULL above before the dummy is a predecessor; acquire: pairs with the last node's WQ1. */
 	struct rcu_wfcq_node *last = __atomic_exchange_n(&src_tail->p, &src_head->node, __ATOMIC_ACQ_REL);
 	return rcu__wfcq_append(dest_head, dest_tail, first, last) ? RCU_WFCQ_RET_DEST_NON_EMPTY
