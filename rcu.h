@@ -404,8 +404,8 @@ static int rcu__tsan_fence_word RCU__UNUSED;
 /*
  * A release fence: the accesses before it before the stores after it, for a thread that
  * acquires one of those stores. A compiler barrier on x86, `dmb ish` on Arm, `lwsync` on POWER.
- * TSan does not model fences (GCC warns that it ignores them): under TSan it is
- * a compiler barrier, and the one use (S2) orders atomics only, so no race report depends on it.
+ * TSan does not model fences (GCC warns that it ignores them): under TSan it is a compiler
+ * barrier; S2 orders atomics only, and F3 orders for a fork child, which TSan does not check.
  */
 #if defined(RCU__TSAN) && !defined(RCU_C11_FENCES)
 #define rcu__fence_release() rcu__fence_compiler()
@@ -821,6 +821,22 @@ void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 #define RCU__DELAY() RCU__SYM(debug_delay)()
 #else
 #define RCU__DELAY() ((void)0)
+#endif
+/*
+ * The project's own tests stop a thread at a named point of the algorithm to make a rare
+ * interleaving happen every run: a test that defines RCU__TEST_HOOKS before including rcu.h
+ * provides rcu__test_hook() (a link error if it does not). Not an interface.
+ */
+enum rcu__test_point {
+	RCU__TP_ENQ_BEFORE_SWAP, /* rcu__enqueue(): predecessor recorded, tail not yet swapped */
+	RCU__TP_ENQ_BEFORE_LINK, /* rcu__enqueue(): tail swapped, predecessor not yet linked */
+	RCU__TP_BATCH_TAKEN,     /* process(): a batch detached from its queue and recorded */
+};
+#if defined(RCU__TEST_HOOKS)
+void rcu__test_hook(enum rcu__test_point point);
+#define RCU__TEST_HOOK(point) rcu__test_hook(point)
+#else
+#define RCU__TEST_HOOK(point) ((void)0)
 #endif
 #define RCU__RULE_IN_SECTION "called inside a read-side critical section, which it would wait for forever (deadlock)"
 #define RCU__RULE_QS_IN_SECTION "called inside rcu_read_lock(): a quiescent state ends every section, so this one would lose its protection"
@@ -2391,11 +2407,15 @@ static inline bool rcu__srcu_has_readers(struct rcu__gp *gp)
  * which prepare_fork() holds across fork(), so a child never finds a chain that only the
  * consumer's stack knew of. A callback running at the fork is not run again in the child (its
  * thread is gone; the child keeps what it had done). A thread that was inside call_rcu() at the
- * fork, between its swap and its link, left its head, its predecessor and its domain in its
- * reader record: the child mends that link, so the callbacks queued behind it are not lost.
- * (Only that thread's own callback may be lost, if the fork caught it before it recorded its
- * predecessor and the gap cannot be found.) A thread that queues callbacks without being
- * registered is adopted into the registry by its first call for this reason.
+ * fork left its head, its predecessor and its domain in its reader record, the predecessor
+ * written before the CAS that swaps the head in: the child finds whether the swap happened
+ * (rcu__child_swapped()) and, if it did, links the head behind its predecessor, so neither it
+ * nor the callbacks queued behind it are lost; if it did not, the head is not queued (its
+ * call_rcu() had not returned) and is not run. (With an exchange instead of the CAS, a thread
+ * caught between its swap and its record left a head that the child could not place, and the
+ * child's guess put it behind another thread's gap: callbacks ran out of order, and some were
+ * lost.) A thread that queues callbacks without being registered is adopted into the registry
+ * by its first call for this reason.
  *
  * Process exit: an exit handler stops the workers before their next batch (waiting at most one
  * second for a batch in progress), so callbacks do not run on them while later exit handlers
@@ -2613,6 +2633,8 @@ static inline void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
 		struct rcu_head *next = h == last ? NULL : rcu__cbq_next(h);
 		void (*func)(struct rcu_head *) = h->func;
 		rcu__store(&gp->batch_first, next, RCU__RELAXED);
+		/* F3: the callback's start before its effects, for a fork child (it is not run again). */
+		rcu__fence_release();
 #if defined(RCU_DEBUG)
 		h->debug_state = 0;
 #endif
@@ -2664,6 +2686,7 @@ RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool 
 		rcu__store(&gp->batch_last, last, RCU__RELAXED);
 		rcu__store(&gp->batch_first, first, RCU__RELAXED);
 		pthread_mutex_unlock(&gp->owner->take_lock);
+		RCU__TEST_HOOK(RCU__TP_BATCH_TAKEN);
 	}
 	if (block)
 		RCU__SYM(gp_wait_for)(gp, gp->batch_cookie);
@@ -2947,14 +2970,30 @@ static inline int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self,
 	uint64_t queued = user ? rcu__fetch_add(&gp->cbq.queued, 1, RCU__RELAXED) + 1 : 0;
 	if (RCU__UNLIKELY(self->registered == RCU__REG_NONE))
 		RCU__SYM(adopt)(gp->owner, self); /* first use: so a fork child can mend our link */
-	self->enq_gp = gp;
-	self->enq_node = head;
-	/* C1: release: the head (and what the caller did before) to whoever takes the chain (C4). */
-	struct rcu_head *prev = rcu__xchg(&gp->cbq.tail, head, RCU__SEQ_CST);
-	self->enq_prev = prev;
+	/*
+	 * The enqueue record, for a child forked while we are between the swap and the link (see
+	 * >>callbacks, fork()): the predecessor is recorded before the CAS that swaps us in behind
+	 * it, so that no instant exists at which our head is in the queue and the record does not
+	 * say behind what (an exchange would return the predecessor only after the swap).
+	 */
+	rcu__store(&self->enq_gp, gp, RCU__RELAXED);
+	/* F1: release: the domain before the head, for a fork child. */
+	rcu__store(&self->enq_node, head, RCU__RELEASE);
+	struct rcu_head *prev = rcu__load(&gp->cbq.tail, RCU__RELAXED);
+	for (;;) {
+		/* F1: release: the head before the predecessor; the CAS (C1) orders both before the swap. */
+		rcu__store(&self->enq_prev, prev, RCU__RELEASE);
+		RCU__TEST_HOOK(RCU__TP_ENQ_BEFORE_SWAP);
+		/* C1: release: the head (and what the caller did before) to whoever takes the chain (C4). */
+		if (rcu__cas_weak(&gp->cbq.tail, &prev, head, RCU__SEQ_CST, RCU__RELAXED))
+			break;
+	}
+	RCU__TEST_HOOK(RCU__TP_ENQ_BEFORE_LINK);
 	/* C2: release: the link; pairs with C3. */
 	rcu__store(&prev->next, head, RCU__RELEASE);
-	self->enq_node = self->enq_prev = NULL;
+	/* F2: release: the link before the record's end, for a fork child. */
+	rcu__store(&self->enq_node, (struct rcu_head *)NULL, RCU__RELEASE);
+	rcu__store(&self->enq_prev, (struct rcu_head *)NULL, RCU__RELAXED);
 	if (!user)
 		return 0;
 	/*
@@ -3123,25 +3162,30 @@ static inline struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_hea
 	return end;
 }
 
-/* In a fork child: link `node` behind `prev`, or behind the first gap in gp's chains if unknown. */
-static inline void rcu__child_mend(struct rcu__gp *gp, struct rcu_head *node, struct rcu_head *prev)
+/*
+ * In a fork child: did r's unfinished enqueue swap its head into the queue? Its swap is a CAS
+ * from its recorded predecessor, which may have failed or not yet run. A head that made it in is
+ * still its queue's tail, or the last of the batch that took it, or has a successor: linked
+ * (next set), or caught in its own unfinished enqueue behind it (recorded with it as predecessor,
+ * and in the queue). A head that did not make it in is none of these: nobody swaps behind a head
+ * that was never the tail. Each head has at most one thread that records it as predecessor and
+ * succeeds, so the search is a walk down the chain of those threads.
+ */
+static bool rcu__child_swapped(struct rcu__state *s, struct rcu__reader *r, unsigned depth)
 {
-	struct rcu__cbq *q = &gp->cbq;
-	struct rcu_head *chains[2][2] = {
-		{ rcu__load(&gp->batch_first, RCU__RELAXED), rcu__load(&gp->batch_last, RCU__RELAXED) },
-		{ rcu__load(&q->stub.next, RCU__RELAXED), rcu__load(&q->tail, RCU__RELAXED) },
-	};
-	if (!prev && !rcu__load(&q->stub.next, RCU__RELAXED) && rcu__load(&q->tail, RCU__RELAXED) != &q->stub)
-		prev = &q->stub; /* caught swapping into an empty queue */
-	for (int c = 0; !prev && c < 2; c++)
-		for (struct rcu_head *h = chains[c][0]; h && h != chains[c][1] && h != node;
-		     h = rcu__load(&h->next, RCU__RELAXED))
-			if (!rcu__load(&h->next, RCU__RELAXED)) {
-				prev = h;
-				break;
-			}
-	if (prev && prev != node && !rcu__load(&prev->next, RCU__RELAXED))
-		rcu__store(&prev->next, node, RCU__RELAXED);
+	struct rcu_head *node = rcu__load(&r->enq_node, RCU__RELAXED);
+	struct rcu__gp *gp = rcu__load(&r->enq_gp, RCU__RELAXED);
+	bool batch = rcu__load(&gp->batch_first, RCU__RELAXED) != NULL; /* batch_last of a finished one is stale */
+	if (node == rcu__load(&gp->cbq.tail, RCU__RELAXED) || (batch && node == rcu__load(&gp->batch_last, RCU__RELAXED)) ||
+	    rcu__load(&node->next, RCU__RELAXED))
+		return true;
+	if (depth == 0)
+		return false; /* deeper than the registry: a cycle, which no real chain has */
+	for (struct rcu__reader *q = s->readers; q; q = q->next)
+		if (q != r && rcu__load(&q->enq_node, RCU__RELAXED) && rcu__load(&q->enq_prev, RCU__RELAXED) == node &&
+		    rcu__child_swapped(s, q, depth - 1))
+			return true;
+	return false;
 }
 
 /* In a fork child: one domain's locks start afresh, its chains are cut at any gap left, and the
@@ -3196,9 +3240,16 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 	pthread_mutex_unlock(&s->registry_lock);
 	pthread_cond_init(&s->word_cond, NULL);
 	/* Mend the links that threads caught between swap and link never stored (C1, C2). */
+	unsigned readers = 0;
 	for (struct rcu__reader *r = s->readers; r; r = r->next)
-		if (r != self && r->enq_node)
-			rcu__child_mend(r->enq_gp, r->enq_node, r->enq_prev);
+		readers++;
+	for (struct rcu__reader *r = s->readers; r; r = r->next) {
+		struct rcu_head *node = rcu__load(&r->enq_node, RCU__RELAXED);
+		struct rcu_head *prev = rcu__load(&r->enq_prev, RCU__RELAXED);
+		if (r != self && node && prev && !rcu__load(&prev->next, RCU__RELAXED) &&
+		    rcu__child_swapped(s, r, readers))
+			rcu__store(&prev->next, node, RCU__RELAXED);
+	}
 	s->readers = self->registered != RCU__REG_NONE ? self : NULL;
 	self->next = self->prev = NULL;
 	rcu__store(&s->worker_state, RCU__WORKER_NONE, RCU__RELAXED);

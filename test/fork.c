@@ -2,15 +2,17 @@
 /*
  * test/fork.c: fork() with RCU in use. rcu.h (>>callbacks): the child keeps only the forking
  * thread in the registry, forgets the worker (the next call_rcu() or rcu_barrier() starts one)
- * and puts the batch the worker held at the fork back at the head of the queue, so callbacks
- * pending at the fork run in the child as well; only a call_rcu() that another thread was
- * executing at the instant of fork() may be lost there.
+ * and keeps the batch the worker held at the fork and the queue, mending the links of call_rcu()
+ * calls that other threads were inside at the instant of fork(), so callbacks pending at the fork
+ * run in the child as well, in the order queued. A call_rcu() caught by the fork before its swap
+ * queued nothing; one caught after it has its callback run in the child.
  *
  * Children never call Criterion: each checks what it must and reports through its exit status
  * (0, or one of the codes below; a grandchild's code comes back as GRANDCHILD + code), under an
  * alarm() so that a hang fails instead of blocking the suite. Parents wait with waitpid(),
  * offline (test_block_begin/end) when registered. Children leave with _exit().
  */
+#define RCU__TEST_HOOKS /* rcu__test_hook(), below: stops threads at named points */
 #include "rcu.h"
 #include "harness.h"
 
@@ -34,6 +36,7 @@ enum {
 	E_GP_LATE = 9,     /* rcu_barrier() returned before a callback ran */
 	E_FORK = 10,       /* fork() or pthread_create() failed */
 	E_LOST = 11,       /* a callback whose call_rcu() returned before fork() never ran */
+	E_NOT_QUEUED = 12, /* a callback that a call_rcu() caught before its swap had not queued ran */
 	GRANDCHILD = 32,   /* + the grandchild's code */
 	E_SIGNALLED = 100, /* + the signal that killed a grandchild (SIGALRM: it hung) */
 };
@@ -51,6 +54,7 @@ static const char *code_name(int code)
 	case E_GP_LATE: return "rcu_barrier() returned before a callback ran";
 	case E_FORK: return "fork() or pthread_create() failed";
 	case E_LOST: return "a callback whose call_rcu() had returned was lost";
+	case E_NOT_QUEUED: return "a callback that was never queued (fork() caught its call_rcu() before the swap) ran";
 	default: return "?";
 	}
 }
@@ -928,4 +932,291 @@ Test(fork, fork_during_the_first_registration, .timeout = 60)
 		during);
 	cr_assert_eq(failed, 0, "%d of %d children forked during (or just after) RCU's set-up failed; the first: %s",
 		failed, n, first);
+}
+
+/* ---- fork() catches one call_rcu() before its swap and another before its link --------------------
+ * An enqueue records its head and its predecessor in the thread's reader record, then swaps the
+ * head into the queue's tail, then links the predecessor to it; a child forked in between must
+ * tell a head that is in the queue (its link is mended) from one that is not (it is not run), and
+ * put each mended head behind its own predecessor. rcu.h's test hooks stop the threads at those
+ * two points, so the interleaving happens every run:
+ *   1. A reader R holds a section; the test thread queues W, and the worker takes it as a batch
+ *      and waits for R. The queue is now empty and stays so until the worker's next take.
+ *   2. The test thread queues X. B queues its head and stops after its swap, before linking X
+ *      to it. The test thread queues Y (behind B's head). R leaves; the worker invokes W, takes
+ *      X..Y as its next batch (X's link to B's head missing) and stops at that gap.
+ *   3. A queues A1 (into the emptied queue), then stops in its call_rcu(A2) before its swap.
+ *   4. fork(). In the child X, Y and A1, whose call_rcu() returned, run once each, X before Y;
+ *      B's head runs (it was in the queue); A2 runs after A1 if at all.
+ * With an exchange for the swap and the predecessor recorded after it, the child could not tell
+ * A2 (not queued) from a head swapped in but not yet recorded: it linked A2 behind the first gap
+ * it found (X's), ran A2 before A1 and lost B's head and Y. (fork_while_the_worker_takes_batches
+ * failed so, now and then, under musl: "callbacks of one thread ran out of order".)
+ */
+enum { HK_W, HK_X, HK_Y, HK_B, HK_C, HK_A1, HK_A2, HK_N };
+
+static struct {
+	struct hk_obj {
+		struct rcu_head head;
+		int id;
+	} obj[HK_N];
+	_Atomic int ran[HK_N];  /* times run */
+	_Atomic int order[HK_N]; /* position in the run order, from 1 */
+	_Atomic int runs;
+	_Atomic long taken;                 /* batches taken (RCU__TP_BATCH_TAKEN) */
+	_Atomic int b_stopped, c_stopped, a_stopped, r_inside, release;
+} hk;
+
+/* This thread stops once at this point (-1: never), and sets *hk_stopped while stopped. */
+static _Thread_local int hk_stop_at = -1;
+static _Thread_local _Atomic int *hk_stopped;
+
+void rcu__test_hook(enum rcu__test_point point)
+{
+	if (point == RCU__TP_BATCH_TAKEN)
+		atomic_fetch_add(&hk.taken, 1);
+	if ((int)point != hk_stop_at)
+		return;
+	hk_stop_at = -1;
+	atomic_store(hk_stopped, 1);
+	while (!atomic_load(&hk.release))
+		test_sleep_us(200);
+}
+
+static void hk_cb(struct rcu_head *h)
+{
+	int id = rcu_container_of(h, struct hk_obj, head)->id;
+	atomic_fetch_add(&hk.ran[id], 1);
+	atomic_store(&hk.order[id], atomic_fetch_add(&hk.runs, 1) + 1);
+}
+
+static void hk_queue(int id)
+{
+	hk.obj[id].id = id;
+	call_rcu(&hk.obj[id].head, hk_cb);
+}
+
+static void hk_wait(_Atomic int *flag)
+{
+	while (!atomic_load(flag))
+		sleep_ms(1);
+}
+
+static void hk_wait_taken(long n)
+{
+	while (atomic_load(&hk.taken) < n)
+		sleep_ms(1);
+}
+
+static void *hk_reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_read_lock();
+	atomic_store(&hk.r_inside, 1);
+	while (atomic_load(&hk.r_inside) == 1)
+		test_sleep_us(200); /* QSBR too: no quiescent state while inside */
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *hk_b(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	hk_stopped = &hk.b_stopped;
+	hk_stop_at = RCU__TP_ENQ_BEFORE_LINK;
+	hk_queue(HK_B);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *hk_a(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	hk_queue(HK_A1);
+	hk_stopped = &hk.a_stopped;
+	hk_stop_at = RCU__TP_ENQ_BEFORE_SWAP;
+	hk_queue(HK_A2);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int hk_child(void)
+{
+	alarm(CHILD_ALARM_S);
+	int before = atomic_load(&hk.runs);
+	rcu_barrier();
+	for (int id = HK_X; id < HK_N; id++) {
+		if (id == HK_C)
+			continue;
+		int want_min = id == HK_A2 ? 0 : 1;
+		if (atomic_load(&hk.ran[id]) > 1)
+			return E_TWICE;
+		if (atomic_load(&hk.ran[id]) < want_min)
+			return E_LOST;
+	}
+	if (before != 1) /* only W ran before the fork (X waits at B's gap) */
+		return E_RAN_EARLY;
+	if (atomic_load(&hk.order[HK_X]) > atomic_load(&hk.order[HK_Y]) ||
+	    atomic_load(&hk.order[HK_B]) > atomic_load(&hk.order[HK_Y]) ||
+	    (atomic_load(&hk.ran[HK_A2]) && atomic_load(&hk.order[HK_A2]) < atomic_load(&hk.order[HK_A1])))
+		return E_ORDER;
+	return check_stats();
+}
+
+Test(fork, fork_catches_one_call_rcu_before_its_swap_and_one_before_its_link, .timeout = 60)
+{
+	SKIP_UNDER_TSAN();
+	rcu_barrier();
+	pthread_t r, a, b;
+	/* 1. W taken alone; the worker waits for R. */
+	cr_assert_eq(pthread_create(&r, NULL, hk_reader, NULL), 0);
+	hk_wait(&hk.r_inside);
+	long taken = atomic_load(&hk.taken);
+	hk_queue(HK_W);
+	hk_wait_taken(taken + 1);
+	/* 2. X, then B stopped between swap and link, then Y; R leaves, the worker takes X..Y. */
+	hk_queue(HK_X);
+	cr_assert_eq(pthread_create(&b, NULL, hk_b, NULL), 0);
+	hk_wait(&hk.b_stopped);
+	hk_queue(HK_Y);
+	atomic_store(&hk.r_inside, 2);
+	hk_wait_taken(taken + 2);
+	/* 3. A1 queued whole, A stopped in call_rcu(A2) before its swap. */
+	cr_assert_eq(pthread_create(&a, NULL, hk_a, NULL), 0);
+	hk_wait(&hk.a_stopped);
+	cr_assert_eq(atomic_load(&hk.runs), 1, "only W has run before the fork");
+	/* 4. fork() */
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0)
+		_exit(hk_child());
+	int status = 0;
+	char why[200] = "";
+	cr_assert_eq(wait_child(pid, &status), pid);
+	atomic_store(&hk.release, 1);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	pthread_join(r, NULL);
+	rcu_barrier();
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: %s", describe(status, why, sizeof why));
+	for (int id = 0; id < HK_N; id++)
+		cr_assert_eq(atomic_load(&hk.ran[id]), id != HK_C, "parent: callback %d ran %d times", id,
+			atomic_load(&hk.ran[id]));
+	cr_assert_eq(check_stats(), 0);
+}
+
+/* ---- fork() catches a call_rcu() whose recorded predecessor another thread swapped behind ---------
+ * A records the tail T as its predecessor and stops before its swap; B then swaps its head in
+ * behind T and stops before its link, and C swaps its head in behind B's and stops before its
+ * link; Y is queued behind C's head. A's record names T, and T's link is missing, just as for B:
+ * a child that linked A's head behind T would run a callback that was never queued and lose B's,
+ * C's and Y. It must see that A's swap never happened (its head is not the tail, not a batch's
+ * last, has no successor, and no thread swapped behind it), that B's did (C swapped behind it;
+ * nothing else says so, as B's head is neither tail nor linked), and mend both links. Twice,
+ * with the threads in two orders in the registry.
+ */
+static struct {
+	_Atomic int b_registered, c_registered, go_b, go_c;
+} stale;
+
+static void hk_register(void)
+{
+	rcu_register_thread();
+	rcu_read_lock(); /* BP: a thread enters the registry at its first section */
+	rcu_read_unlock();
+}
+
+static void *stale_a(void *arg)
+{
+	(void)arg;
+	hk_register();
+	hk_stopped = &hk.a_stopped;
+	hk_stop_at = RCU__TP_ENQ_BEFORE_SWAP;
+	hk_queue(HK_A2);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* B, then C, each swaps its head in and stops before its link. */
+static void *stale_bc(void *arg)
+{
+	bool is_b = arg != NULL;
+	hk_register();
+	atomic_store(is_b ? &stale.b_registered : &stale.c_registered, 1);
+	while (!atomic_load(is_b ? &stale.go_b : &stale.go_c))
+		test_sleep_us(200);
+	hk_stopped = is_b ? &hk.b_stopped : &hk.c_stopped;
+	hk_stop_at = RCU__TP_ENQ_BEFORE_LINK;
+	hk_queue(is_b ? HK_B : HK_C);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int stale_child(void)
+{
+	alarm(CHILD_ALARM_S);
+	rcu_barrier();
+	if (atomic_load(&hk.ran[HK_A2]))
+		return E_NOT_QUEUED;
+	if (atomic_load(&hk.ran[HK_B]) != 1 || atomic_load(&hk.ran[HK_C]) != 1 || atomic_load(&hk.ran[HK_Y]) != 1)
+		return E_LOST;
+	if (atomic_load(&hk.order[HK_B]) > atomic_load(&hk.order[HK_C]) ||
+	    atomic_load(&hk.order[HK_C]) > atomic_load(&hk.order[HK_Y]))
+		return E_ORDER;
+	return check_stats();
+}
+
+Test(fork, fork_tells_a_recorded_predecessor_from_a_swapped_one, .timeout = 60)
+{
+	SKIP_UNDER_TSAN();
+	/* The registry lists the last registered first: the child meets A's record first in round 0
+	 * and B's before C's in round 1, where only C's record says that B's swap happened. */
+	static const char *const rounds[2] = { "BCA", "ACB" };
+	for (int round = 0; round < 2; round++) {
+		rcu_barrier();
+		memset(&hk, 0, sizeof hk);
+		memset(&stale, 0, sizeof stale);
+		pthread_t a, b, c;
+		for (const char *t = rounds[round]; *t; t++) {
+			if (*t == 'A') {
+				cr_assert_eq(pthread_create(&a, NULL, stale_a, NULL), 0);
+				hk_wait(&hk.a_stopped);
+			} else if (*t == 'B') {
+				cr_assert_eq(pthread_create(&b, NULL, stale_bc, &stale), 0);
+				hk_wait(&stale.b_registered);
+			} else {
+				cr_assert_eq(pthread_create(&c, NULL, stale_bc, NULL), 0);
+				hk_wait(&stale.c_registered);
+			}
+		}
+		atomic_store(&stale.go_b, 1);
+		hk_wait(&hk.b_stopped);
+		atomic_store(&stale.go_c, 1);
+		hk_wait(&hk.c_stopped);
+		hk_queue(HK_Y);
+		fflush(NULL);
+		pid_t pid = fork();
+		cr_assert_neq(pid, -1);
+		if (pid == 0)
+			_exit(stale_child());
+		int status = 0;
+		char why[200] = "";
+		cr_assert_eq(wait_child(pid, &status), pid);
+		atomic_store(&hk.release, 1);
+		pthread_join(a, NULL);
+		pthread_join(b, NULL);
+		pthread_join(c, NULL);
+		rcu_barrier();
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child (registered in the order %s): %s",
+			rounds[round], describe(status, why, sizeof why));
+		cr_assert(atomic_load(&hk.ran[HK_A2]) == 1 && atomic_load(&hk.ran[HK_B]) == 1 &&
+			atomic_load(&hk.ran[HK_C]) == 1 && atomic_load(&hk.ran[HK_Y]) == 1,
+			"parent: A2, B, C and Y must each run once");
+	}
+	cr_assert_eq(check_stats(), 0);
 }
