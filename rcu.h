@@ -289,17 +289,6 @@
 #include <utility>
 #endif
 
-#if (defined(__GLIBC__) && !defined(__USE_POSIX199506)) || (defined(__linux__) && !defined(CLOCK_MONOTONIC))
-#error "rcu.h: needs POSIX declarations: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
-#endif
-#if defined(__linux__) && ((defined(__GLIBC__) && !defined(__USE_MISC)) || \
-			   (!defined(__GLIBC__) && !defined(_GNU_SOURCE) && !defined(_BSD_SOURCE)))
-#if defined(__cplusplus)
-extern "C" long syscall(long number, ...) noexcept; /* hidden by strict _POSIX_C_SOURCE; as glibc's */
-#else
-extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same as glibc's */
-#endif
-#endif
 
 /*
  * The reader record's TLS model (>>doc). A shared object on a C library other than glibc (musl)
@@ -334,6 +323,76 @@ extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same
 #endif
 
 RCU__EXTERN_C_BEGIN
+
+/*
+ * The C library calls that strict modes hide. Once a system header has been read the feature
+ * macros are fixed, and rcu.h can no longer ask for POSIX: -std=c11 with <stdio.h> first gives
+ * none of it, while -pthread (its _REENTRANT makes glibc set _POSIX_C_SOURCE 199506L) or an old
+ * _POSIX_C_SOURCE or _XOPEN_SOURCE gives a part. So on Linux rcu.h declares what it calls under
+ * names of its own bound to the C library's symbols (rcu__sys_readlink() is readlink(), and so
+ * on), with the kernel's constants and a signal set of sigset_t's size (128 bytes in glibc and
+ * musl), in every mode: one code path whatever the user's macros. The clock and sleep calls too,
+ * where long has 64 bits; a 32-bit target may redirect them to its 64-bit-time symbols (glibc's
+ * _TIME_BITS=64, musl), so there rcu.h takes the system's declarations, as it does on other
+ * systems, and stops with an #error that names the fix when the feature macros hide them.
+ */
+#if defined(__linux__)
+#define RCU__OWN_POSIX 1
+#else
+#define RCU__OWN_POSIX 0
+#endif
+#if defined(__linux__) && __SIZEOF_LONG__ == 8
+#define RCU__OWN_TIME 1
+#else
+#define RCU__OWN_TIME 0
+#endif
+#if (!RCU__OWN_TIME && !defined(CLOCK_MONOTONIC)) || (!RCU__OWN_POSIX && !defined(SIG_SETMASK)) || \
+	(!RCU__OWN_POSIX && defined(__GLIBC__) && !defined(__USE_POSIX199506))
+#error "rcu.h: needs POSIX declarations that the feature macros hide here: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
+#endif
+#if RCU__OWN_POSIX
+extern long rcu__sys_syscall(long number, ...) RCU__NOEXCEPT __asm__("syscall");
+extern ssize_t rcu__sys_readlink(const char *path, char *buf, size_t size) RCU__NOEXCEPT __asm__("readlink");
+struct rcu__sigset {
+	unsigned long word[128 / sizeof(unsigned long)];
+};
+#define rcu__sigset_t struct rcu__sigset
+extern int rcu__sys_sigfillset(struct rcu__sigset *set) RCU__NOEXCEPT __asm__("sigfillset");
+extern int rcu__sys_pthread_sigmask(int how, const struct rcu__sigset *set, struct rcu__sigset *old) RCU__NOEXCEPT
+	__asm__("pthread_sigmask");
+#define rcu__sigfillset rcu__sys_sigfillset
+#define rcu__pthread_sigmask rcu__sys_pthread_sigmask
+#if defined(__mips__) || defined(__alpha__)
+#define RCU__SIG_SETMASK 3
+#elif defined(__sparc__)
+#define RCU__SIG_SETMASK 4
+#else
+#define RCU__SIG_SETMASK 2 /* the kernel's generic value: x86, Arm, RISC-V, POWER, s390, ... */
+#endif
+#else
+#define rcu__sigset_t sigset_t
+#define rcu__sigfillset sigfillset
+#define rcu__pthread_sigmask pthread_sigmask
+#define RCU__SIG_SETMASK SIG_SETMASK
+#endif
+#if RCU__OWN_TIME
+extern int rcu__sys_clock_gettime(int clock, struct timespec *ts) RCU__NOEXCEPT __asm__("clock_gettime");
+extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) RCU__NOEXCEPT __asm__("nanosleep");
+#define rcu__clock_gettime rcu__sys_clock_gettime
+#define rcu__nanosleep rcu__sys_nanosleep
+#define RCU__CLOCK_REALTIME 0
+#define RCU__CLOCK_MONOTONIC 1
+#else
+#define rcu__clock_gettime clock_gettime
+#define rcu__nanosleep nanosleep
+#define RCU__CLOCK_REALTIME CLOCK_REALTIME
+#define RCU__CLOCK_MONOTONIC CLOCK_MONOTONIC
+#endif
+/* Where the system's constants are visible, they must be rcu.h's. */
+#if (defined(SIG_SETMASK) && SIG_SETMASK != RCU__SIG_SETMASK) || \
+	(RCU__OWN_TIME && defined(CLOCK_MONOTONIC) && (CLOCK_MONOTONIC != 1 || CLOCK_REALTIME != 0))
+#error "rcu.h: this system's SIG_SETMASK or CLOCK_MONOTONIC differs from rcu.h's (>>portability): please report it"
+#endif
 
 #define RCU__LIKELY(x) __builtin_expect(!!(x), 1)
 #define RCU__UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -429,14 +488,14 @@ static inline void rcu__cpu_relax(void)
 static inline uint64_t rcu__now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	rcu__clock_gettime(RCU__CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static inline long rcu__gettid(void)
 {
 #if defined(__linux__)
-	return syscall(SYS_gettid);
+	return rcu__sys_syscall(SYS_gettid);
 #else
 	return (long)getpid();
 #endif
@@ -449,7 +508,7 @@ static inline long rcu__gettid(void)
 #define RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
 static inline int rcu__membarrier(int cmd)
 {
-	return (int)syscall(SYS_membarrier, cmd, 0, 0);
+	return (int)rcu__sys_syscall(SYS_membarrier, cmd, 0, 0);
 }
 #else
 #define RCU__HAVE_MEMBARRIER 0
@@ -1664,20 +1723,20 @@ static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t e
 {
 	(void)s;
 	struct timespec ts = { (time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000) };
-	syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
+	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
 }
 
 static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
 {
 	(void)s;
-	syscall(SYS_futex, word, RCU__FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 #else
 static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
 	struct timespec ts;
 	if (timeout_ns >= 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
+		rcu__clock_gettime(RCU__CLOCK_REALTIME, &ts);
 		int64_t ns = ts.tv_nsec + timeout_ns;
 		ts.tv_sec += (time_t)(ns / 1000000000);
 		ts.tv_nsec = (long)(ns % 1000000000);
@@ -2821,16 +2880,16 @@ static inline bool rcu__start_thread(struct rcu__state *s, int32_t *state, void 
 	static int exit_handler_set; /* per translation unit is fine: at_exit is idempotent */
 	if (!rcu__xchg(&exit_handler_set, 1, RCU__RELAXED))
 		atexit(RCU__SYM(at_exit));
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* the worker inherits "all blocked" */
+	rcu__sigset_t all, old;
+	rcu__sigfillset(&all);
+	rcu__pthread_sigmask(RCU__SIG_SETMASK, &all, &old); /* the worker inherits "all blocked" */
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_t tid;
 	int err = pthread_create(&tid, &attr, main_fn, s);
 	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rcu__pthread_sigmask(RCU__SIG_SETMASK, &old, NULL);
 	if (err != 0) {
 		rcu__store(state, RCU__WORKER_NONE, RCU__RELEASE);
 		return false;
@@ -3042,7 +3101,7 @@ RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 	while (rcu__load(&gp->on_worklist, RCU__SEQ_CST) && !rcu__load(&s->exiting, RCU__SEQ_CST)) {
 		RCU__SYM(srcu_kick)(s);
 		struct timespec ts = { 0, 1000000 };
-		nanosleep(&ts, NULL);
+		rcu__nanosleep(&ts, NULL);
 	}
 	pthread_mutex_lock(&gp->cb_consumer);
 	pthread_mutex_unlock(&gp->cb_consumer);
@@ -3672,7 +3731,7 @@ static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *a
 			c->at[c->n] = st;
 			if (info->name && info->name[0])
 				snprintf(c->object[c->n], sizeof c->object[0], "%s", info->name);
-			else if (readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)
+			else if (rcu__sys_readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)
 				snprintf(c->object[c->n], sizeof c->object[0], "the executable");
 			c->n++;
 		}
