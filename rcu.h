@@ -880,6 +880,21 @@ void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 #else
 #define RCU__DELAY() ((void)0)
 #endif
+/*
+ * RCU__REQUIRE: a check in every build, for the waits on the caller's own domain inside a section
+ * of it (synchronize_rcu(), cond_synchronize_rcu(), rcu_barrier(), synchronize_srcu() and
+ * srcu_barrier() of that domain), so that such a call aborts with the sentence RCU_DEBUG prints,
+ * whatever the flavour and however many threads there are. Unchecked, the wait would hang, or
+ * return at once where the caller is the only thread in the registry (nothing to scan), leaving
+ * the section unprotected. It costs a load of the caller's own slot (SRCU: up to
+ * RCU_SRCU_NESTING of them) and a branch, beside a grace period. QSBR's rcu_read_lock() records
+ * nothing in release builds, so there only RCU_DEBUG sees a section of the default domain.
+ */
+#define RCU__REQUIRE(cond, call, rule) \
+	do { \
+		if (RCU__UNLIKELY(!(cond))) \
+			RCU__SYM(die)(call, rule); \
+	} while (0)
 #define RCU__RULE_IN_SECTION "called inside a read-side critical section, which it would wait for forever (deadlock)"
 #define RCU__RULE_QS_IN_SECTION "called inside rcu_read_lock(): a quiescent state ends every section, so this one would lose its protection"
 /* QSBR: a wait for another domain's grace period goes offline (a quiescent state), which would
@@ -1491,13 +1506,14 @@ static inline void rcu_unregister_thread(void) RCU__NOEXCEPT
  *
  * Readers that begin after the call may still be running when it returns. Executes a full memory
  * barrier before it returns (Quick Quiz 6). Concurrent callers share grace periods: callers that
- * overlap cost at most two. Must not be called inside a read-side section: that deadlocks
- * (RCU_DEBUG aborts). QSBR: an online caller is offline during the wait (the call is a quiescent
- * state). May be called from RCU callbacks and inside SRCU sections (it does not wait for them).
+ * overlap cost at most two. Must not be called inside a read-side section, which it would wait
+ * for: it aborts with a sentence, in every build (QSBR: only RCU_DEBUG builds see rcu_read_lock()).
+ * QSBR: an online caller is offline during the wait (the call is a quiescent state). May be
+ * called from RCU callbacks and inside SRCU sections (it does not wait for them).
  */
 static inline void synchronize_rcu(void) RCU__NOEXCEPT
 {
-	RCU__CHECK(!rcu__in_section(rcu__self()), "synchronize_rcu()", RCU__RULE_IN_SECTION);
+	RCU__REQUIRE(!rcu__in_section(rcu__self()), "synchronize_rcu()", RCU__RULE_IN_SECTION);
 	RCU__SYM(synchronize)(RCU__GP);
 }
 
@@ -1558,7 +1574,7 @@ static inline bool poll_state_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
  */
 static inline void cond_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
 {
-	RCU__CHECK(!rcu__in_section(rcu__self()), "cond_synchronize_rcu()", RCU__RULE_IN_SECTION);
+	RCU__REQUIRE(!rcu__in_section(rcu__self()), "cond_synchronize_rcu()", RCU__RULE_IN_SECTION);
 	if (!rcu__poll_state(RCU__GP, cookie))
 		RCU__SYM(cond_synchronize)(RCU__GP, cookie);
 }
@@ -1627,13 +1643,14 @@ static inline void cleanup_srcu_struct(struct srcu_struct *ssp) RCU__NOEXCEPT
  * synchronize_srcu(ssp) - wait until every pre-existing reader of domain ssp has left its section.
  *
  * Waits for ssp's readers only. A full memory barrier before it returns; concurrent callers
- * share grace periods. Must not be called inside a section of ssp (a deadlock: RCU_DEBUG
- * aborts); may be called inside sections of other domains and of the default domain. QSBR: an
+ * share grace periods. Must not be called inside a section of ssp, which it would wait for (it
+ * aborts, in every build); may be called inside sections of other domains and of the default
+ * domain. QSBR: an
  * online caller is offline during the wait, as in synchronize_rcu().
  */
 static inline void synchronize_srcu(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
-	RCU__CHECK(!srcu_read_lock_held(ssp), "synchronize_srcu()",
+	RCU__REQUIRE(!srcu_read_lock_held(ssp), "synchronize_srcu()",
 		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
 	RCU__CHECK_QSBR_WAIT("synchronize_srcu()");
 	rcu__srcu_ready(ssp);
@@ -2528,13 +2545,14 @@ extern void (*rcu__small_callback(void))(struct rcu_head *)
  * rcu_barrier() - wait until every callback queued before the call has been invoked.
  *
  * Callbacks queued after it (by callbacks, say) may still be pending. Must not be called inside
- * a read-side section or from a callback of the default domain: both deadlock (RCU_DEBUG
- * aborts). QSBR: an online caller is offline during the wait.
+ * a read-side section (it aborts, in every build; QSBR: RCU_DEBUG builds) or from a callback of
+ * the default domain (a deadlock: RCU_DEBUG aborts). QSBR: an online caller is offline during
+ * the wait.
  */
 static inline void rcu_barrier(void) RCU__NOEXCEPT
 {
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
+	RCU__REQUIRE(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
 	RCU__CHECK(r->in_callback != RCU__CB_DEFAULT, "rcu_barrier()", "called from an RCU callback, which would wait for its own batch forever (deadlock)");
 	(void)r;
 	RCU__SYM(barrier)(RCU__GP);
@@ -2565,12 +2583,12 @@ static inline void(call_srcu)(struct srcu_struct *ssp, struct rcu_head *head, vo
 /**
  * srcu_barrier(ssp) - wait until every callback queued on ssp before the call has been invoked.
  *
- * Waits for ssp's callbacks only. Must not be called inside a section of ssp or from an SRCU
- * callback (deadlocks; RCU_DEBUG aborts).
+ * Waits for ssp's callbacks only. Must not be called inside a section of ssp (it aborts, in
+ * every build) or from an SRCU callback (a deadlock: RCU_DEBUG aborts).
  */
 static inline void srcu_barrier(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
-	RCU__CHECK(!srcu_read_lock_held(ssp), "srcu_barrier()",
+	RCU__REQUIRE(!srcu_read_lock_held(ssp), "srcu_barrier()",
 		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
 	RCU__CHECK(rcu__self()->in_callback != RCU__CB_SRCU, "srcu_barrier()",
 		"called from an SRCU callback, which would wait for its own worker forever (deadlock)");
