@@ -564,9 +564,10 @@ struct rcu_stats {
 enum rcu__reg_state {
 	RCU__REG_NONE = 0, /* not in the registry */
 	RCU__REG_THREAD,   /* registered by the thread (rcu_register_thread(), BP's first section) */
-	RCU__REG_ADOPTED   /* in the registry but not a reader of the default domain: linked by its
-			      first call_rcu() or SRCU section, so that grace periods and a fork
-			      child can see its records */
+	RCU__REG_ADOPTED   /* in the registry without rcu_register_thread(): linked by its first
+			      call_rcu() or SRCU section, so that grace periods and a fork child
+			      can see its records, or (C++, MEMB/MB) by its first reader guard,
+			      whose sections grace periods then wait for (>>cxx) */
 };
 enum rcu__init_state {
 	RCU__INIT_NONE = 0, /* all zero, as loaded */
@@ -1924,8 +1925,10 @@ static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r,
 /*
  * A thread that queues callbacks or reads an SRCU domain without being registered joins the
  * registry, outside any section: grace periods of SRCU domains scan its slots there, and a fork
- * child can mend a call_rcu() link it left unfinished (see >>callbacks). It holds up no
- * default-domain grace period. rcu_register_thread() later makes it a reader proper.
+ * child can mend a call_rcu() link it left unfinished (see >>callbacks). Outside a section it
+ * holds up no default-domain grace period; inside one (C++'s reader guards adopt the thread in
+ * MEMB and MB, >>cxx) it does, as a registered thread's. rcu_register_thread() later makes it
+ * a reader proper.
  */
 RCU__WEAK void RCU__SYM(adopt)(struct rcu__state *s, struct rcu__reader *r)
 {
@@ -3834,14 +3837,57 @@ void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, std::nullptr_t fu
 
 namespace rcu {
 
+namespace detail {
+/*
+ * A reader guard's (or rcu_default_domain().lock()'s) rcu_read_lock(). P2545 (C++26 <rcu>) has
+ * no registration call, so code written to it never registers its threads. MEMB and MB: a
+ * thread's first guard joins it to the registry (RCU__SYM(adopt), as a thread's first call_rcu()
+ * does: grace periods then wait for its sections, rcu_register_thread() later is no second
+ * registration, and thread exit leaves the registry), at the cost of a load of the thread's
+ * registration byte and a branch per lock. BP registers on first use already. QSBR cannot do
+ * it for the thread: a QSBR reader must also report quiescent states, or it stalls every grace
+ * period, so a guard in a thread that is not online (unregistered, or offline) aborts with a
+ * sentence, in every build (a load of the thread's slot and a branch per lock).
+ */
+#if defined(RCU_FLAVOUR_QSBR)
+RCU__COLD __attribute__((noreturn)) inline void qsbr_not_online(const char *call, const struct rcu__reader *r) noexcept
+{
+	RCU__SYM(die)(call, r->registered != RCU__REG_THREAD
+		? "the thread is not registered: QSBR readers must call rcu_register_thread() and report quiescent states (rcu_quiescent_state()), which a guard cannot do for them; code written to P2545 that never registers needs RCU_FLAVOUR_MEMB, _MB or _BP"
+		: "the thread is offline: call rcu_thread_online() first, or grace periods will not wait for it");
+}
+#endif
+
+inline void read_lock(const char *call) noexcept
+{
+#if defined(RCU_FLAVOUR_QSBR)
+	struct rcu__reader *r = rcu__self();
+	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) == 0))
+		qsbr_not_online(call, r);
+#elif !defined(RCU_FLAVOUR_BP)
+	struct rcu__reader *r = rcu__self();
+	if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
+		RCU__SYM(adopt)(RCU__STATE, r);
+	(void)call;
+#else
+	(void)call;
+#endif
+	::rcu_read_lock();
+}
+} /* namespace detail */
+
 /**
  * rcu::rcu_read_guard - a read-side section of the default domain for the guard's lifetime.
+ *
+ * Needs no registration call in MEMB, MB and BP: the thread's first guard registers it, and
+ * thread exit unregisters it. QSBR: the thread must be registered and online (else it aborts,
+ * in every build).
  */
 class rcu_read_guard {
 public:
 	rcu_read_guard() noexcept
 	{
-		::rcu_read_lock();
+		detail::read_lock("rcu::rcu_read_guard");
 	}
 	~rcu_read_guard()
 	{
@@ -3877,6 +3923,8 @@ private:
  *
  * Cpp17Lockable: lock() begins a read-side section, unlock() ends it, try_lock() is lock() and
  * returns true. For an SRCU domain, unlock() finds the thread's section of that domain itself.
+ * The default domain's lock() registers the thread as rcu_read_guard does (QSBR: aborts in a
+ * thread that is not online).
  */
 class rcu_domain {
 public:
@@ -3891,7 +3939,7 @@ public:
 		if (srcu_)
 			(void)::srcu_read_lock(srcu_);
 		else
-			::rcu_read_lock();
+			detail::read_lock("rcu::rcu_domain::lock()");
 	}
 	bool try_lock() noexcept
 	{
