@@ -629,7 +629,7 @@ lang)
 				job "cxx-examples-$c-$e-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl \
 					"$src/examples/$e.cpp"
 			done
-			for t in api pointers static_domain; do
+			for t in api pointers static_domain p2545; do
 				job "cxx-tests-$c-$t-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -D_GNU_SOURCE \
 					-DRCU_FLAVOUR_$fl "$src/test/cxx/$t.cpp"
 			done
