@@ -17,8 +17,9 @@
 #      to their clones).
 # With none, it prints where it looked on stderr and exits 3; main.sh then measures without it.
 # The build goes to RCU_LIBURCU_PREFIX (default: ~/.cache/rcu.h/<the source's name>), once: a
-# prefix that holds liburcu already is printed at once. The first build takes 2 to 4 minutes
-# (autotools; as root it installs autoconf, automake and libtool when they are missing).
+# prefix that holds liburcu already is printed at once. The first build takes minutes (autotools;
+# 11 on a 2-CPU machine at a load average of 18); as root it installs autoconf, automake and
+# libtool when they are missing.
 # One line of progress goes to stderr, the build's own output to <prefix>.log; stdout is the
 # prefix alone.
 set -euo pipefail
@@ -94,7 +95,7 @@ else
 fi
 mkdir -p "$(dirname "$prefix")"
 log=$prefix.log
-echo "liburcu-new.sh: building $name once (2 to 4 minutes; its output: $log)" >&2
+echo "liburcu-new.sh: building $name once (minutes; its output: $log)" >&2
 if ! (
 	cd "$work/src"
 	[ -x configure ] || ./bootstrap
