@@ -289,17 +289,6 @@
 #include <utility>
 #endif
 
-#if (defined(__GLIBC__) && !defined(__USE_POSIX199506)) || (defined(__linux__) && !defined(CLOCK_MONOTONIC))
-#error "rcu.h: needs POSIX declarations: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
-#endif
-#if defined(__linux__) && ((defined(__GLIBC__) && !defined(__USE_MISC)) || \
-			   (!defined(__GLIBC__) && !defined(_GNU_SOURCE) && !defined(_BSD_SOURCE)))
-#if defined(__cplusplus)
-extern "C" long syscall(long number, ...) noexcept; /* hidden by strict _POSIX_C_SOURCE; as glibc's */
-#else
-extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same as glibc's */
-#endif
-#endif
 
 /*
  * The reader record's TLS model (>>doc). A shared object on a C library other than glibc (musl)
@@ -334,6 +323,76 @@ extern long syscall(long number, ...); /* hidden by strict _POSIX_C_SOURCE; same
 #endif
 
 RCU__EXTERN_C_BEGIN
+
+/*
+ * The C library calls that strict modes hide. Once a system header has been read the feature
+ * macros are fixed, and rcu.h can no longer ask for POSIX: -std=c11 with <stdio.h> first gives
+ * none of it, while -pthread (its _REENTRANT makes glibc set _POSIX_C_SOURCE 199506L) or an old
+ * _POSIX_C_SOURCE or _XOPEN_SOURCE gives a part. So on Linux rcu.h declares what it calls under
+ * names of its own bound to the C library's symbols (rcu__sys_readlink() is readlink(), and so
+ * on), with the kernel's constants and a signal set of sigset_t's size (128 bytes in glibc and
+ * musl), in every mode: one code path whatever the user's macros. The clock and sleep calls too,
+ * where long has 64 bits; a 32-bit target may redirect them to its 64-bit-time symbols (glibc's
+ * _TIME_BITS=64, musl), so there rcu.h takes the system's declarations, as it does on other
+ * systems, and stops with an #error that names the fix when the feature macros hide them.
+ */
+#if defined(__linux__)
+#define RCU__OWN_POSIX 1
+#else
+#define RCU__OWN_POSIX 0
+#endif
+#if defined(__linux__) && __SIZEOF_LONG__ == 8
+#define RCU__OWN_TIME 1
+#else
+#define RCU__OWN_TIME 0
+#endif
+#if (!RCU__OWN_TIME && !defined(CLOCK_MONOTONIC)) || (!RCU__OWN_POSIX && !defined(SIG_SETMASK)) || \
+	(!RCU__OWN_POSIX && defined(__GLIBC__) && !defined(__USE_POSIX199506))
+#error "rcu.h: needs POSIX declarations that the feature macros hide here: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
+#endif
+#if RCU__OWN_POSIX
+extern long rcu__sys_syscall(long number, ...) RCU__NOEXCEPT __asm__("syscall");
+extern ssize_t rcu__sys_readlink(const char *path, char *buf, size_t size) RCU__NOEXCEPT __asm__("readlink");
+struct rcu__sigset {
+	unsigned long word[128 / sizeof(unsigned long)];
+};
+#define rcu__sigset_t struct rcu__sigset
+extern int rcu__sys_sigfillset(struct rcu__sigset *set) RCU__NOEXCEPT __asm__("sigfillset");
+extern int rcu__sys_pthread_sigmask(int how, const struct rcu__sigset *set, struct rcu__sigset *old) RCU__NOEXCEPT
+	__asm__("pthread_sigmask");
+#define rcu__sigfillset rcu__sys_sigfillset
+#define rcu__pthread_sigmask rcu__sys_pthread_sigmask
+#if defined(__mips__) || defined(__alpha__)
+#define RCU__SIG_SETMASK 3
+#elif defined(__sparc__)
+#define RCU__SIG_SETMASK 4
+#else
+#define RCU__SIG_SETMASK 2 /* the kernel's generic value: x86, Arm, RISC-V, POWER, s390, ... */
+#endif
+#else
+#define rcu__sigset_t sigset_t
+#define rcu__sigfillset sigfillset
+#define rcu__pthread_sigmask pthread_sigmask
+#define RCU__SIG_SETMASK SIG_SETMASK
+#endif
+#if RCU__OWN_TIME
+extern int rcu__sys_clock_gettime(int clock, struct timespec *ts) RCU__NOEXCEPT __asm__("clock_gettime");
+extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) RCU__NOEXCEPT __asm__("nanosleep");
+#define rcu__clock_gettime rcu__sys_clock_gettime
+#define rcu__nanosleep rcu__sys_nanosleep
+#define RCU__CLOCK_REALTIME 0
+#define RCU__CLOCK_MONOTONIC 1
+#else
+#define rcu__clock_gettime clock_gettime
+#define rcu__nanosleep nanosleep
+#define RCU__CLOCK_REALTIME CLOCK_REALTIME
+#define RCU__CLOCK_MONOTONIC CLOCK_MONOTONIC
+#endif
+/* Where the system's constants are visible, they must be rcu.h's. */
+#if (defined(SIG_SETMASK) && SIG_SETMASK != RCU__SIG_SETMASK) || \
+	(RCU__OWN_TIME && defined(CLOCK_MONOTONIC) && (CLOCK_MONOTONIC != 1 || CLOCK_REALTIME != 0))
+#error "rcu.h: this system's SIG_SETMASK or CLOCK_MONOTONIC differs from rcu.h's (>>portability): please report it"
+#endif
 
 #define RCU__LIKELY(x) __builtin_expect(!!(x), 1)
 #define RCU__UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -429,14 +488,14 @@ static inline void rcu__cpu_relax(void)
 static inline uint64_t rcu__now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	rcu__clock_gettime(RCU__CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static inline long rcu__gettid(void)
 {
 #if defined(__linux__)
-	return syscall(SYS_gettid);
+	return rcu__sys_syscall(SYS_gettid);
 #else
 	return (long)getpid();
 #endif
@@ -449,7 +508,7 @@ static inline long rcu__gettid(void)
 #define RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
 static inline int rcu__membarrier(int cmd)
 {
-	return (int)syscall(SYS_membarrier, cmd, 0, 0);
+	return (int)rcu__sys_syscall(SYS_membarrier, cmd, 0, 0);
 }
 #else
 #define RCU__HAVE_MEMBARRIER 0
@@ -505,9 +564,10 @@ struct rcu_stats {
 enum rcu__reg_state {
 	RCU__REG_NONE = 0, /* not in the registry */
 	RCU__REG_THREAD,   /* registered by the thread (rcu_register_thread(), BP's first section) */
-	RCU__REG_ADOPTED   /* in the registry but not a reader of the default domain: linked by its
-			      first call_rcu() or SRCU section, so that grace periods and a fork
-			      child can see its records */
+	RCU__REG_ADOPTED   /* in the registry without rcu_register_thread(): linked by its first
+			      call_rcu() or SRCU section, so that grace periods and a fork child
+			      can see its records, or (C++, MEMB/MB) by its first reader guard,
+			      whose sections grace periods then wait for (>>cxx) */
 };
 enum rcu__init_state {
 	RCU__INIT_NONE = 0, /* all zero, as loaded */
@@ -838,6 +898,21 @@ void rcu__test_hook(enum rcu__test_point point);
 #else
 #define RCU__TEST_HOOK(point) ((void)0)
 #endif
+/*
+ * RCU__REQUIRE: a check in every build, for the waits on the caller's own domain inside a section
+ * of it (synchronize_rcu(), cond_synchronize_rcu(), rcu_barrier(), synchronize_srcu() and
+ * srcu_barrier() of that domain), so that such a call aborts with the sentence RCU_DEBUG prints,
+ * whatever the flavour and however many threads there are. Unchecked, the wait would hang, or
+ * return at once where the caller is the only thread in the registry (nothing to scan), leaving
+ * the section unprotected. It costs a load of the caller's own slot (SRCU: up to
+ * RCU_SRCU_NESTING of them) and a branch, beside a grace period. QSBR's rcu_read_lock() records
+ * nothing in release builds, so there only RCU_DEBUG sees a section of the default domain.
+ */
+#define RCU__REQUIRE(cond, call, rule) \
+	do { \
+		if (RCU__UNLIKELY(!(cond))) \
+			RCU__SYM(die)(call, rule); \
+	} while (0)
 #define RCU__RULE_IN_SECTION "called inside a read-side critical section, which it would wait for forever (deadlock)"
 #define RCU__RULE_QS_IN_SECTION "called inside rcu_read_lock(): a quiescent state ends every section, so this one would lose its protection"
 /* QSBR: a wait for another domain's grace period goes offline (a quiescent state), which would
@@ -1452,13 +1527,14 @@ static inline void rcu_unregister_thread(void) RCU__NOEXCEPT
  *
  * Readers that begin after the call may still be running when it returns. Executes a full memory
  * barrier before it returns (Quick Quiz 6). Concurrent callers share grace periods: callers that
- * overlap cost at most two. Must not be called inside a read-side section: that deadlocks
- * (RCU_DEBUG aborts). QSBR: an online caller is offline during the wait (the call is a quiescent
- * state). May be called from RCU callbacks and inside SRCU sections (it does not wait for them).
+ * overlap cost at most two. Must not be called inside a read-side section, which it would wait
+ * for: it aborts with a sentence, in every build (QSBR: only RCU_DEBUG builds see rcu_read_lock()).
+ * QSBR: an online caller is offline during the wait (the call is a quiescent state). May be
+ * called from RCU callbacks and inside SRCU sections (it does not wait for them).
  */
 static inline void synchronize_rcu(void) RCU__NOEXCEPT
 {
-	RCU__CHECK(!rcu__in_section(rcu__self()), "synchronize_rcu()", RCU__RULE_IN_SECTION);
+	RCU__REQUIRE(!rcu__in_section(rcu__self()), "synchronize_rcu()", RCU__RULE_IN_SECTION);
 	RCU__SYM(synchronize)(RCU__GP);
 }
 
@@ -1519,7 +1595,7 @@ static inline bool poll_state_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
  */
 static inline void cond_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
 {
-	RCU__CHECK(!rcu__in_section(rcu__self()), "cond_synchronize_rcu()", RCU__RULE_IN_SECTION);
+	RCU__REQUIRE(!rcu__in_section(rcu__self()), "cond_synchronize_rcu()", RCU__RULE_IN_SECTION);
 	if (!rcu__poll_state(RCU__GP, cookie))
 		RCU__SYM(cond_synchronize)(RCU__GP, cookie);
 }
@@ -1588,13 +1664,14 @@ static inline void cleanup_srcu_struct(struct srcu_struct *ssp) RCU__NOEXCEPT
  * synchronize_srcu(ssp) - wait until every pre-existing reader of domain ssp has left its section.
  *
  * Waits for ssp's readers only. A full memory barrier before it returns; concurrent callers
- * share grace periods. Must not be called inside a section of ssp (a deadlock: RCU_DEBUG
- * aborts); may be called inside sections of other domains and of the default domain. QSBR: an
+ * share grace periods. Must not be called inside a section of ssp, which it would wait for (it
+ * aborts, in every build); may be called inside sections of other domains and of the default
+ * domain. QSBR: an
  * online caller is offline during the wait, as in synchronize_rcu().
  */
 static inline void synchronize_srcu(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
-	RCU__CHECK(!srcu_read_lock_held(ssp), "synchronize_srcu()",
+	RCU__REQUIRE(!srcu_read_lock_held(ssp), "synchronize_srcu()",
 		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
 	RCU__CHECK_QSBR_WAIT("synchronize_srcu()");
 	rcu__srcu_ready(ssp);
@@ -1684,20 +1761,20 @@ static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t e
 {
 	(void)s;
 	struct timespec ts = { (time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000) };
-	syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
+	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
 }
 
 static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
 {
 	(void)s;
-	syscall(SYS_futex, word, RCU__FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 #else
 static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
 	struct timespec ts;
 	if (timeout_ns >= 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
+		rcu__clock_gettime(RCU__CLOCK_REALTIME, &ts);
 		int64_t ns = ts.tv_nsec + timeout_ns;
 		ts.tv_sec += (time_t)(ns / 1000000000);
 		ts.tv_nsec = (long)(ns % 1000000000);
@@ -1869,8 +1946,10 @@ static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r,
 /*
  * A thread that queues callbacks or reads an SRCU domain without being registered joins the
  * registry, outside any section: grace periods of SRCU domains scan its slots there, and a fork
- * child can mend a call_rcu() link it left unfinished (see >>callbacks). It holds up no
- * default-domain grace period. rcu_register_thread() later makes it a reader proper.
+ * child can mend a call_rcu() link it left unfinished (see >>callbacks). Outside a section it
+ * holds up no default-domain grace period; inside one (C++'s reader guards adopt the thread in
+ * MEMB and MB, >>cxx) it does, as a registered thread's. rcu_register_thread() later makes it
+ * a reader proper.
  */
 RCU__WEAK void RCU__SYM(adopt)(struct rcu__state *s, struct rcu__reader *r)
 {
@@ -2497,13 +2576,14 @@ extern void (*rcu__small_callback(void))(struct rcu_head *)
  * rcu_barrier() - wait until every callback queued before the call has been invoked.
  *
  * Callbacks queued after it (by callbacks, say) may still be pending. Must not be called inside
- * a read-side section or from a callback of the default domain: both deadlock (RCU_DEBUG
- * aborts). QSBR: an online caller is offline during the wait.
+ * a read-side section (it aborts, in every build; QSBR: RCU_DEBUG builds) or from a callback of
+ * the default domain (a deadlock: RCU_DEBUG aborts). QSBR: an online caller is offline during
+ * the wait.
  */
 static inline void rcu_barrier(void) RCU__NOEXCEPT
 {
 	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
+	RCU__REQUIRE(!rcu__in_section(r), "rcu_barrier()", RCU__RULE_IN_SECTION);
 	RCU__CHECK(r->in_callback != RCU__CB_DEFAULT, "rcu_barrier()", "called from an RCU callback, which would wait for its own batch forever (deadlock)");
 	(void)r;
 	RCU__SYM(barrier)(RCU__GP);
@@ -2534,12 +2614,12 @@ static inline void(call_srcu)(struct srcu_struct *ssp, struct rcu_head *head, vo
 /**
  * srcu_barrier(ssp) - wait until every callback queued on ssp before the call has been invoked.
  *
- * Waits for ssp's callbacks only. Must not be called inside a section of ssp or from an SRCU
- * callback (deadlocks; RCU_DEBUG aborts).
+ * Waits for ssp's callbacks only. Must not be called inside a section of ssp (it aborts, in
+ * every build) or from an SRCU callback (a deadlock: RCU_DEBUG aborts).
  */
 static inline void srcu_barrier(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
-	RCU__CHECK(!srcu_read_lock_held(ssp), "srcu_barrier()",
+	RCU__REQUIRE(!srcu_read_lock_held(ssp), "srcu_barrier()",
 		"called inside a read-side critical section of the same SRCU domain, which it would wait for forever (deadlock)");
 	RCU__CHECK(rcu__self()->in_callback != RCU__CB_SRCU, "srcu_barrier()",
 		"called from an SRCU callback, which would wait for its own worker forever (deadlock)");
@@ -2878,16 +2958,16 @@ static inline bool rcu__start_thread(struct rcu__state *s, int32_t *state, void 
 	static int exit_handler_set; /* per translation unit is fine: at_exit is idempotent */
 	if (!rcu__xchg(&exit_handler_set, 1, RCU__RELAXED))
 		atexit(RCU__SYM(at_exit));
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* the worker inherits "all blocked" */
+	rcu__sigset_t all, old;
+	rcu__sigfillset(&all);
+	rcu__pthread_sigmask(RCU__SIG_SETMASK, &all, &old); /* the worker inherits "all blocked" */
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_t tid;
 	int err = pthread_create(&tid, &attr, main_fn, s);
 	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rcu__pthread_sigmask(RCU__SIG_SETMASK, &old, NULL);
 	if (err != 0) {
 		rcu__store(state, RCU__WORKER_NONE, RCU__RELEASE);
 		return false;
@@ -3115,7 +3195,7 @@ RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 	while (rcu__load(&gp->on_worklist, RCU__SEQ_CST) && !rcu__load(&s->exiting, RCU__SEQ_CST)) {
 		RCU__SYM(srcu_kick)(s);
 		struct timespec ts = { 0, 1000000 };
-		nanosleep(&ts, NULL);
+		rcu__nanosleep(&ts, NULL);
 	}
 	pthread_mutex_lock(&gp->cb_consumer);
 	pthread_mutex_unlock(&gp->cb_consumer);
@@ -3760,7 +3840,7 @@ static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *a
 			c->at[c->n] = st;
 			if (info->name && info->name[0])
 				snprintf(c->object[c->n], sizeof c->object[0], "%s", info->name);
-			else if (readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)
+			else if (rcu__sys_readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)
 				snprintf(c->object[c->n], sizeof c->object[0], "the executable");
 			c->n++;
 		}
@@ -3845,14 +3925,57 @@ void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, std::nullptr_t fu
 
 namespace rcu {
 
+namespace detail {
+/*
+ * A reader guard's (or rcu_default_domain().lock()'s) rcu_read_lock(). P2545 (C++26 <rcu>) has
+ * no registration call, so code written to it never registers its threads. MEMB and MB: a
+ * thread's first guard joins it to the registry (RCU__SYM(adopt), as a thread's first call_rcu()
+ * does: grace periods then wait for its sections, rcu_register_thread() later is no second
+ * registration, and thread exit leaves the registry), at the cost of a load of the thread's
+ * registration byte and a branch per lock. BP registers on first use already. QSBR cannot do
+ * it for the thread: a QSBR reader must also report quiescent states, or it stalls every grace
+ * period, so a guard in a thread that is not online (unregistered, or offline) aborts with a
+ * sentence, in every build (a load of the thread's slot and a branch per lock).
+ */
+#if defined(RCU_FLAVOUR_QSBR)
+RCU__COLD __attribute__((noreturn)) inline void qsbr_not_online(const char *call, const struct rcu__reader *r) noexcept
+{
+	RCU__SYM(die)(call, r->registered != RCU__REG_THREAD
+		? "the thread is not registered: QSBR readers must call rcu_register_thread() and report quiescent states (rcu_quiescent_state()), which a guard cannot do for them; code written to P2545 that never registers needs RCU_FLAVOUR_MEMB, _MB or _BP"
+		: "the thread is offline: call rcu_thread_online() first, or grace periods will not wait for it");
+}
+#endif
+
+inline void read_lock(const char *call) noexcept
+{
+#if defined(RCU_FLAVOUR_QSBR)
+	struct rcu__reader *r = rcu__self();
+	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) == 0))
+		qsbr_not_online(call, r);
+#elif !defined(RCU_FLAVOUR_BP)
+	struct rcu__reader *r = rcu__self();
+	if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
+		RCU__SYM(adopt)(RCU__STATE, r);
+	(void)call;
+#else
+	(void)call;
+#endif
+	::rcu_read_lock();
+}
+} /* namespace detail */
+
 /**
  * rcu::rcu_read_guard - a read-side section of the default domain for the guard's lifetime.
+ *
+ * Needs no registration call in MEMB, MB and BP: the thread's first guard registers it, and
+ * thread exit unregisters it. QSBR: the thread must be registered and online (else it aborts,
+ * in every build).
  */
 class rcu_read_guard {
 public:
 	rcu_read_guard() noexcept
 	{
-		::rcu_read_lock();
+		detail::read_lock("rcu::rcu_read_guard");
 	}
 	~rcu_read_guard()
 	{
@@ -3888,6 +4011,8 @@ private:
  *
  * Cpp17Lockable: lock() begins a read-side section, unlock() ends it, try_lock() is lock() and
  * returns true. For an SRCU domain, unlock() finds the thread's section of that domain itself.
+ * The default domain's lock() registers the thread as rcu_read_guard does (QSBR: aborts in a
+ * thread that is not online).
  */
 class rcu_domain {
 public:
@@ -3902,7 +4027,7 @@ public:
 		if (srcu_)
 			(void)::srcu_read_lock(srcu_);
 		else
-			::rcu_read_lock();
+			detail::read_lock("rcu::rcu_domain::lock()");
 	}
 	bool try_lock() noexcept
 	{

@@ -83,6 +83,14 @@ else
 		{ echo "update-docs.sh: no \"## Measured\" section in $readme" >&2; exit 1; }
 fi
 
+# No path of this machine goes into the docs (test/docs/facts.py checks the same in the suite):
+# the figures name versions and flavours, never where a peer was installed.
+machine='(^|[^[:alnum:]_.~/-])/(var|home|work|root|tmp|srv|opt|mnt|usr/local|Users)/'
+if grep -n -E "$machine" "$out/figures.md" "$out/readme-figures.md" >&2; then
+	echo "update-docs.sh: the figures above name a path of this machine; fix what printed it (bench/meson.build's versions, rcu-bench)" >&2
+	exit 1
+fi
+
 if [ -n "$dest" ]; then
 	mv "$out/benchmarks.md.new" "$dest/benchmarks.md"
 	mv "$out/README.md.new" "$dest/README.md"

@@ -48,7 +48,11 @@ std::atomic<bool> stop(false);
 
 void reader()
 {
-	rcu_register_thread(); /* rcu.h: MEMB, MB and QSBR readers register (C++26 needs nothing) */
+#if defined(RCU_FLAVOUR_QSBR)
+	/* rcu.h's QSBR only: readers register and report quiescent states. C++26 needs no call, nor
+	 * do MEMB, MB and BP: a thread's first lock of the default domain registers it. */
+	rcu_register_thread();
+#endif
 	while (!stop.load(std::memory_order_relaxed)) {
 		for (auto &slot : table) {
 #if __cplusplus >= 201703L
@@ -61,9 +65,13 @@ void reader()
 				bad++;
 		}
 		reads++;
-		rcu_quiescent_state(); /* rcu.h QSBR: between sections; elsewhere a no-op */
+#if defined(RCU_FLAVOUR_QSBR)
+		rcu_quiescent_state(); /* between sections */
+#endif
 	}
+#if defined(RCU_FLAVOUR_QSBR)
 	rcu_unregister_thread();
+#endif
 }
 
 } /* namespace */

@@ -15,12 +15,16 @@ if [ "${1:-}" = "--smoke" ]; then
 	shift
 fi
 scripts/deps.sh
-# The benchmark's second liburcu peer, the newest liburcu, built once per machine by the script
-# beside the project when it is there; without it the benchmark says it is absent and carries on.
+# The benchmark's second liburcu peer, the newest liburcu, built once per machine from its source
+# by scripts/liburcu-new.sh, which says where it looks (RCU_LIBURCU_SRC, or a userspace-rcu
+# tarball or tree beside the project). Without it the benchmark says it is absent and carries on.
 urcu_new=
-peer=../shared/peers/userspace-rcu/build.sh
-if [ -x "$peer" ]; then
-	urcu_new=$("$peer") || { echo "main.sh: $peer failed: the benchmark carries on without the newest liburcu" >&2; urcu_new=; }
+if urcu_src=$(scripts/liburcu-new.sh --find 2>/dev/null); then
+	echo "== the newest liburcu: $(basename "$urcu_src")"
+	urcu_new=$(scripts/liburcu-new.sh "$urcu_src") ||
+		{ echo "main.sh: building the newest liburcu failed: measuring without it" >&2; urcu_new=; }
+else
+	echo "== the newest liburcu: no source (RCU_LIBURCU_SRC, or a userspace-rcu tarball beside the project: README.md); measuring without it"
 fi
 if [ ! -f build/build.ninja ]; then
 	meson setup build -Dliburcu_new="$urcu_new" >/dev/null

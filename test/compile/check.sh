@@ -14,7 +14,9 @@
 #           macro; and the default flavour on Linux is MEMB.
 #   reject  what rcu.h must refuse with an #error that names the problem: two flavours (each
 #           pair, and a selector header plus another flavour), bad configuration values,
-#           RCU_DEBUG_DEREFERENCE without RCU_DEBUG, POSIX declarations hidden by strict C.
+#           RCU_DEBUG_DEREFERENCE without RCU_DEBUG, POSIX declarations hidden by strict C on a
+#           system other than Linux (shown here with __linux__ undefined; on Linux rcu.h
+#           declares what strict modes hide, and a system header first compiles).
 #   deref   RCU_DEBUG_DEREFERENCE: rcu_dereference() outside a section aborts with its message;
 #           inside a section (and without the macro) it does not.
 #   strict  api.c under the warnings strict projects add (-Wmissing-prototypes, -Wshadow,
@@ -48,6 +50,22 @@
 #           and run in each flavour, test/cxx's tests with clang and clang++ in QSBR and MB; the
 #           ```cpp blocks of the docs compiled (and run when they hold main()).
 #           C++ checks need --gxx and --clangxx (either may be empty); the runs need Criterion.
+#   modes   rcu.h in every language mode it claims, whatever the user's feature macros and include
+#           order (issue #19): modes.c with -Wall -Wextra -Wpedantic -Werror as C11, C17, C2x and
+#           GNU C11 (gcc, clang) and as C++11, C++14, C++17, C++20 and C++23 (g++, clang++), each
+#           with and without -pthread (whose _REENTRANT makes glibc set _POSIX_C_SOURCE
+#           199506L), with no feature macro and with each of _POSIX_SOURCE, _POSIX_C_SOURCE=1, 2,
+#           199309L, 199506L, 200112L, 200809L, _XOPEN_SOURCE (no value), 500, 600, 700,
+#           _GNU_SOURCE, _DEFAULT_SOURCE (C++, whose compilers define _GNU_SOURCE themselves:
+#           none and _POSIX_C_SOURCE=1), with the system headers
+#           before and after rcu.h: every combination, each in the next configuration of a list
+#           (the four flavours, RCU_DEBUG, RCU_NO_FUTEX, RCU_NO_MEMBARRIER), checked with
+#           -fsyntax-only (gcc's -fsyntax-only skips -Wunused-function; the api and lang groups
+#           build objects). Then, per compiler and
+#           flavour, the strictest modes (-std=c11 or c++11, -pthread, headers first; and
+#           _POSIX_C_SOURCE=1) built at -O2, linked and run with RCU_CHECK_STATE=1, which reaches
+#           every C library call strict modes hide. With musl-gcc (scripts/musl.ini) the same for
+#           musl's headers, C only.
 #
 # --header DIR takes rcu.h from DIR instead of ROOT (say, an older rcu.h, to show what a group
 # catches: `git show 087fd8e:rcu.h > /tmp/old/rcu.h; check.sh ... --header /tmp/old config`).
@@ -107,6 +125,23 @@ pass() { : >"$out/$1.ok"; }
 ok_compile() {
 	local name=$1 cc; cc=$(cc_path "$2"); shift 2
 	"$cc" "$@" -c -o "$out/$name.o" >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# ok_syntax NAME CC ARGS...: must pass the compiler's checks cleanly (-fsyntax-only).
+ok_syntax() {
+	local name=$1 cc; cc=$(cc_path "$2"); shift 2
+	"$cc" "$@" -fsyntax-only >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# modes_run NAME CC ARGS...: compiled with ARGS (which name the source), linked with -pthread
+# and run with RCU_CHECK_STATE=1; it must print modes.c's line.
+modes_run() {
+	local name=$1 cc; cc=$(cc_path "$2"); shift 2
+	{
+		"$cc" "$@" -c -o "$out/$name.o" && "$cc" -pthread -o "$out/$name" "$out/$name.o" &&
+			RCU_CHECK_STATE=1 timeout 60 "$out/$name" >"$out/$name.out" &&
+			cat "$out/$name.out" && grep -q '^modes: ran' "$out/$name.out"
+	} >"$out/$name.log" 2>&1 && pass "$name"
 }
 
 # ok_shared NAME CC FLAVOUR ARGS...: -fPIC shared object that exports the flavour's state.
@@ -428,6 +463,7 @@ api)
 	job "default-flavour" ok_compile gcc -std=c11 "${warn[@]}" "${inc[@]}" "$api"
 	;;
 reject)
+	not_linux=(-U__linux__ -U__linux -Ulinux -U__gnu_linux__) # rcu.h's path for other systems
 	pairs=()
 	for ((i = 0; i < ${#flavours[@]}; i++)); do
 		for ((j = i + 1; j < ${#flavours[@]}; j++)); do
@@ -447,9 +483,19 @@ reject)
 		job "high-water-0-$c" must_fail RCU_CALLBACK_HIGH_WATER "$c" -std=c11 "${inc[@]}" -DRCU_CALLBACK_HIGH_WATER=0 "$api"
 		job "stall-negative-$c" must_fail RCU_STALL_TIMEOUT_MS "$c" -std=c11 "${inc[@]}" -DRCU_STALL_TIMEOUT_MS=-1 "$api"
 		job "deref-without-debug-$c" must_fail "RCU_DEBUG_DEREFERENCE RCU_DEBUG" "$c" -std=c11 "${inc[@]}" -DRCU_DEBUG_DEREFERENCE "$api"
-		job "posix-hidden-$c" must_fail POSIX "$c" -std=c11 "${inc[@]}" "$here/posix_late.c"
+		# Strict C with a system header first: on Linux rcu.h declares what the mode hides and
+		# compiles (issue #19: -pthread's _REENTRANT used to let the guard pass and the build die
+		# on readlink()); elsewhere it stops with the #error, shown here by hiding __linux__.
+		job "posix-late-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" "$here/posix_late.c"
+		job "posix-late-pthread-$c" ok_compile "$c" -std=c11 -pthread "${warn[@]}" "${inc[@]}" "$here/posix_late.c"
+		job "posix-hidden-other-$c" must_fail POSIX "$c" -std=c11 "${inc[@]}" "${not_linux[@]}" "$here/posix_late.c"
+		job "posix-hidden-other-old-$c" must_fail POSIX "$c" -std=c11 "${inc[@]}" "${not_linux[@]}" \
+			-D_POSIX_C_SOURCE=1 "$here/posix_late.c"
 		# Controls: the same sources compile once the one problem is gone.
-		job "posix-asked-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_DEFAULT_SOURCE "$here/posix_late.c"
+		job "posix-asked-other-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" "${not_linux[@]}" \
+			-D_DEFAULT_SOURCE "$here/posix_late.c"
+		job "posix-pthread-other-$c" ok_compile "$c" -std=c11 -pthread "${warn[@]}" "${inc[@]}" "${not_linux[@]}" \
+			"$here/posix_late.c"
 		# The other feature macros rcu.h's sentence suggests are enough too.
 		job "posix-c-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_POSIX_C_SOURCE=200809L "$api"
 		job "xopen-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_XOPEN_SOURCE=700 "$api"
@@ -586,7 +632,7 @@ lang)
 				job "cxx-examples-$c-$e-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl \
 					"$src/examples/$e.cpp"
 			done
-			for t in api pointers static_domain; do
+			for t in api pointers static_domain p2545; do
 				job "cxx-tests-$c-$t-$fl" ok_compile "$c" -std=c++17 "${ow[@]}" "${inc[@]}" -D_GNU_SOURCE \
 					-DRCU_FLAVOUR_$fl "$src/test/cxx/$t.cpp"
 			done
@@ -611,6 +657,63 @@ lang)
 			job "run-tests-clang-$fl" run_tests "$fl" "${extra[@]}"
 		done
 	fi
+	;;
+modes)
+	modes_src="$here/modes.c"
+	# The user's feature macros: none, then each (old values included).
+	fsets=(none _POSIX_SOURCE _POSIX_C_SOURCE=1 _POSIX_C_SOURCE=2 _POSIX_C_SOURCE=199309L
+		_POSIX_C_SOURCE=199506L _POSIX_C_SOURCE=200112L _POSIX_C_SOURCE=200809L _XOPEN_SOURCE
+		_XOPEN_SOURCE=500 _XOPEN_SOURCE=600 _XOPEN_SOURCE=700 _GNU_SOURCE _DEFAULT_SOURCE)
+	# g++ and clang++ define _GNU_SOURCE themselves (libstdc++ needs it), so a C++ user's macros
+	# change less: a few, to keep the C++ part (the slow one) short.
+	cxx_fsets=(none _POSIX_C_SOURCE=1)
+	# Each combination in the next of these configurations (they reach different calls).
+	configs=()
+	for fl in "${flavours[@]}"; do configs+=("-DRCU_FLAVOUR_$fl"); done
+	configs+=("-DRCU_FLAVOUR_${flavours[0]} -DRCU_DEBUG" "-DRCU_NO_FUTEX" "-DRCU_NO_MEMBARRIER")
+	langs=()
+	for c in "${compilers[@]}"; do
+		for std in c11 c17 c2x gnu11; do langs+=("$c $std"); done
+	done
+	[ -n "$gxx" ] && for std in c++11 c++14 c++17 c++20 c++2b; do langs+=("g++ $std"); done
+	[ -n "$clangxx" ] && for std in c++11 c++14 c++17 c++20 c++2b; do langs+=("clang++ $std"); done
+	k=0
+	for l in "${langs[@]}"; do
+		set -- $l
+		c=$1 std=$2 x=()
+		case $c in *++) x=(-x c++) ;; esac
+		sets=("${fsets[@]}")
+		[ ${#x[@]} -gt 0 ] && sets=("${cxx_fsets[@]}")
+		for fs in "${sets[@]}"; do
+			fm=()
+			[ "$fs" = none ] || fm=(-D"$fs")
+			for pt in nopthread pthread; do
+				p=()
+				[ "$pt" = pthread ] && p=(-pthread)
+				for order in first after; do
+					o=()
+					[ "$order" = first ] && o=(-DMODES_SYSTEM_FIRST)
+					cfg=${configs[k % ${#configs[@]}]}
+					k=$((k + 1))
+					# shellcheck disable=SC2086 # cfg is words
+					job "modes-$c-$std-$fs-$pt-$order" ok_syntax "$c" "${x[@]}" -std=$std "${warn[@]}" \
+						"${inc[@]}" "${fm[@]}" "${p[@]}" "${o[@]}" $cfg "$modes_src"
+				done
+			done
+		done
+	done
+	# Built, linked and run: the declarations rcu.h makes for what strict modes hide reach the C
+	# library's functions (RCU_CHECK_STATE=1: the split-state scan, readlink() included).
+	for c in "${compilers[@]}" ${gxx:+g++} ${clangxx:+clang++}; do
+		std=c11 x=()
+		case $c in *++) std=c++11 x=(-x c++) ;; esac
+		for fl in "${flavours[@]}"; do
+			job "modes-run-$c-$std-pthread-first-$fl" modes_run "$c" "${x[@]}" -std=$std -O2 "${warn[@]}" \
+				"${inc[@]}" -pthread -DMODES_SYSTEM_FIRST -DRCU_FLAVOUR_$fl "$modes_src"
+		done
+		job "modes-run-$c-$std-posix1-first" modes_run "$c" "${x[@]}" -std=$std -O2 "${warn[@]}" \
+			"${inc[@]}" -D_POSIX_C_SOURCE=1 -DMODES_SYSTEM_FIRST -DRCU_NO_FUTEX "$modes_src"
+	done
 	;;
 *)
 	echo "check.sh: unknown group $group" >&2

@@ -192,6 +192,39 @@ def sh_block_missing_script(root):
     return [f'README.md:{line + 1}', 'scripts/no-such-script.sh']
 
 
+def licence_expression(root):
+    line = sub_once(root, 'meson.build', r"license:\s*'[^']*'", "license: 'MIT OR 0BSD'")
+    return [f'meson.build:{line}', "project()'s licence is `MIT OR 0BSD`"]
+
+
+def licence_readme(root):
+    line = sub_once(root, 'README.md', r'\*\*Permissive\.\*\*\s*\S+?([:.])', r'**Permissive.** MIT\1')
+    return [f'README.md:{line}', 'the README gives the licence as MIT']
+
+
+def machine_path(root):
+    line = append(root, 'README.md', '- liburcu new: liburcu 0.15.0, built from source at /var/cache/userspace-rcu-3849619\n')
+    return [f'README.md:{line}', '`/var/cache/userspace-rcu-3849619` is a path of one machine']
+
+
+def test_count_wrong(root):
+    line = sub_once(root, 'docs/testing.md', r'(<!--\s*count:\s*default\s*-->\s*)\d[\d,]*', r'\g<1>384')
+    return [f'docs/testing.md:{line}', 'says 384 meson tests (default); the build defines']
+
+
+def test_count_unchecked(root):
+    line = append(root, 'docs/testing.md', 'The default suite runs 384 meson tests.\n')
+    return [f'docs/testing.md:{line}', '"384 meson tests" is a count that nothing checks']
+
+
+def knob_undocumented(root):
+    text = read(root, 'README.md')
+    if 'RCU_LIBURCU_SRC' not in text:
+        raise Skip('README.md does not name RCU_LIBURCU_SRC any more')
+    write(root, 'README.md', text.replace('RCU_LIBURCU_SRC', 'the source variable'))
+    return ['RCU_LIBURCU_SRC, which README.md does not name']
+
+
 CASES = [
     ('code_blocks', code_block_does_not_compile), ('code_blocks', code_block_fails_when_run),
     ('code_blocks', code_block_without_language), ('code_blocks', fragment_without_reason),
@@ -201,6 +234,8 @@ CASES = [
     ('labels', label_cited_not_in_table),
     ('links', link_to_missing_file), ('links', link_to_missing_anchor), ('links', link_outside),
     ('links', cited_test_missing), ('links', sh_block_missing_script),
+    ('facts', licence_expression), ('facts', licence_readme), ('facts', machine_path),
+    ('facts', test_count_wrong), ('facts', test_count_unchecked), ('facts', knob_undocumented),
 ]
 
 
@@ -224,7 +259,7 @@ def run_case(args, check, fn):
         cmd += ['--out', os.path.join(work, '.blocks'), '--gcc', args.cc, '--only', 'README.md', '--jobs', '1']
     elif check in ('api_names', 'labels'):
         cmd += ['--cc', args.cc]
-    elif check == 'links' and args.build:
+    elif check in ('links', 'facts') and args.build:
         cmd += ['--build', args.build]
     p = subprocess.run(cmd, capture_output=True, text=True)
     out = p.stdout + p.stderr
