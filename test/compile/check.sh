@@ -43,7 +43,8 @@
 #           rcu_domain::unlock() inlined at -O2 (cxx_domain_unlock.cpp); a null callback
 #           rejected in C and C++, with a control; no dynamic initialiser in a C++ unit, with a
 #           control; the names of liburcu and of the kernel that ported code meets
-#           (liburcu_names.c, kernel_names.c); a program built from gcc, clang, g++ and clang++
+#           (liburcu_names.c, kernel_names.c), and both layers in one unit, built and run in C
+#           and C++ (both_names.c); a program built from gcc, clang, g++ and clang++
 #           objects and a shared object, run (one RCU); test/port/pointers.c built with clang
 #           and run in each flavour, test/cxx's tests with clang and clang++ in QSBR and MB; the
 #           ```cpp blocks of the docs compiled (and run when they hold main()).
@@ -104,6 +105,12 @@ pass() { : >"$out/$1.ok"; }
 ok_compile() {
 	local name=$1 cc; cc=$(cc_path "$2"); shift 2
 	"$cc" "$@" -c -o "$out/$name.o" >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# ok_run NAME CC ARGS...: must compile and link cleanly, and the program must exit 0.
+ok_run() {
+	local name=$1 cc; cc=$(cc_path "$2"); shift 2
+	{ "$cc" "$@" -x none -pthread -o "$out/$name" && timeout 60 "$out/$name"; } >"$out/$name.log" 2>&1 && pass "$name"
 }
 
 # ok_shared NAME CC FLAVOUR ARGS...: -fPIC shared object that exports the flavour's state.
@@ -548,6 +555,11 @@ lang)
 			job "orders-$c-c-$fl" orders "$c" c -std=c11 -DRCU_FLAVOUR_$fl
 			job "liburcu-names-$c-$fl" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/liburcu_names.c"
 			job "kernel-names-$c-$fl" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/kernel_names.c"
+			# Both name layers in one unit (issue #19): through rcu.h's macros, and through the
+			# compat folders' headers in the other order.
+			job "both-names-$c-$fl" ok_run "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/both_names.c"
+			job "both-names-compat-$c-$fl" ok_run "$c" -std=c11 "${ow[@]}" "${inc[@]}" -I"${header:-$src}/compat/liburcu" \
+				-I"${header:-$src}/compat/kernel" -DBOTH_NAMES_REVERSED -DRCU_FLAVOUR_$fl "$here/both_names.c"
 		done
 		job "reject-null-ok-$c" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DCASE_OK "$here/reject_null_callback.c"
 		for case in CALL_RCU_NULL CALL_RCU_ZERO CALL_SRCU_NULL; do
@@ -571,6 +583,7 @@ lang)
 			job "lang-$c-c++17-$fl" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$lang_c"
 		done
 		for fl in "${flavours[@]}"; do
+			job "both-names-$c-c++17-$fl" ok_run "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/both_names.c"
 			job "lang-$c-c++17-$fl-debug" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl -DRCU_DEBUG "$lang_c"
 			job "orders-$fam-c++-$fl" orders "$fam" c++ -std=c++2b -DRCU_FLAVOUR_$fl
 			job "const-init-$c-$fl" const_init "$c" no -std=c++17 -O2 "${inc[@]}" -DRCU_FLAVOUR_$fl
