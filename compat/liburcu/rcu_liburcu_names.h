@@ -414,6 +414,18 @@ static const struct rcu_flavor_struct RCU__URCU_NAME(flavor) __attribute__((unus
 };
 #define rcu_flavor RCU__URCU_NAME(flavor)
 
+/* liburcu's inline names under _LGPL_SOURCE (the urcu/static/ headers), which its programs may call: the
+ * same functions and macros here (rcu.h is all inline). */
+#define _rcu_read_lock rcu_read_lock
+#define _rcu_read_unlock rcu_read_unlock
+#define _rcu_read_ongoing rcu_read_ongoing
+#define _rcu_quiescent_state rcu_quiescent_state
+#define _rcu_dereference rcu_dereference
+#define _rcu_set_pointer rcu_set_pointer
+#define _rcu_assign_pointer rcu_assign_pointer
+#define _rcu_xchg_pointer rcu_xchg_pointer
+#define _rcu_cmpxchg_pointer rcu_cmpxchg_pointer
+
 /* The rest of urcu.h: rcu_init() does nothing (rcu.h sets up at load time). */
 static inline void rcu_init(void)
 {
