@@ -8,10 +8,10 @@
  *     careful program checks, and rcu_defer_barrier().
  * (liburcu_poll.c has the polled grace periods.)
  *
- * The port is the include block; the rest is built against liburcu as well (PORT_LIBURCU).
+ * Unchanged liburcu code: the port is the build's -I compat/liburcu (test/port/meson.build), and
+ * the same file is built against liburcu as the control.
  * Valid C and C++; exits 0 when every check passes.
  */
-#if defined(PORT_LIBURCU) /* the original program */
 #if defined(RCU_FLAVOUR_QSBR)
 #include <urcu-qsbr.h>
 #elif defined(RCU_FLAVOUR_BP)
@@ -23,10 +23,6 @@
 #include <urcu.h>
 #endif
 #include <urcu/compiler.h>
-#else /* the port */
-#define RCU_LIBURCU_NAMES
-#include "rcu.h"
-#endif
 
 #include <pthread.h>
 #include <stdio.h>
