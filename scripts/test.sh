@@ -9,7 +9,11 @@
 #                              test/runner.h, without the doc checks (they are the host's)
 #   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM, 2 readers): verify/genmc/run.sh
 #   scripts/test.sh --genmc-deep  the same with 3 readers (long)
-#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, the spin model and GenMC: what CI runs
+#   scripts/test.sh --liburcu  liburcu's own test programs built unchanged against rcu.h
+#                              (-I compat/liburcu), liburcu itself as the control:
+#                              scripts/liburcu-tests.sh (skipped when ../shared is absent)
+#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, the spin model, GenMC and liburcu's
+#                              tests: what CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -91,6 +95,10 @@ default) run build slow -- -- ;;
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --musl) run_musl ;;
 --genmc) exec verify/genmc/run.sh ;;
+--liburcu) # 77 is its skip (no liburcu source beside the repository): not a failure.
+	liburcu_rc=0
+	scripts/liburcu-tests.sh || liburcu_rc=$?
+	[ "$liburcu_rc" = 0 ] || [ "$liburcu_rc" = 77 ] || exit "$liburcu_rc" ;;
 --genmc-deep) exec verify/genmc/run.sh --deep ;;
 --all)
 	"$0"
@@ -102,6 +110,7 @@ default) run build slow -- -- ;;
 	genmc_rc=0
 	verify/genmc/run.sh || genmc_rc=$?
 	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
+	"$0" --liburcu
 	python3 - build build-asan build-tsan build-musl <<'PY'
 import json, sys
 ok = bad = skip = 0
@@ -114,5 +123,5 @@ for d in sys.argv[1:]:
 print(f"all: {ok} passed, {bad} failed, {skip} skipped")
 PY
 	;;
-*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--genmc|--genmc-deep|--liburcu|--all]" >&2; exit 2 ;;
 esac
