@@ -336,6 +336,9 @@ run_one() { # run_one IMPL LINE: run one program as liburcu's CI does; records r
 		shift
 		(cd "$bdir" && timeout 300 "./$name" "$@") >"$log" 2>&1 || rc=$? ;;
 	esac
+	# The checks planned (TAP "1..N", summed): rcu.h must run as many as liburcu does (test_uatomic
+	# plans fewer when UATOMIC_HAS_ATOMIC_BYTE or _SHORT is missing, and still passes).
+	awk '/^1\.\.[0-9]+/ { split($1, p, "\\.\\."); n += p[2] } END { print n + 0 }' "$log" >"$out/$impl/log/$name.plan"
 	echo "$rc" >"$out/$impl/log/$name.run.rc"
 	echo $(($(date +%s) - t0)) >"$out/$impl/log/$name.secs"
 	echo "$note" >"$out/$impl/log/$name.note"
@@ -384,12 +387,19 @@ pending_reason() { # pending_reason NAME: the reason, while it holds
 		return
 	done
 }
-state() { # state IMPL NAME: "builds passes" words
+state() { # state IMPL NAME: "builds passes" words (rcu.h: also as many planned checks as liburcu)
 	local b r
 	b=$(cat "$out/$1/log/$2.build.rc" 2>/dev/null || echo 1)
 	if [ "$b" != 0 ]; then echo "no -"; return; fi
 	r=$(cat "$out/$1/log/$2.run.rc" 2>/dev/null || echo 1)
+	if [ "$1" = rcuh ] && [ "$(cat "$out/rcuh/log/$2.plan" 2>/dev/null)" != "$(cat "$out/liburcu/log/$2.plan" 2>/dev/null)" ]; then
+		r=1
+	fi
 	[ "$r" = 0 ] && echo "yes yes" || echo "yes no"
+}
+checks() { # checks IMPL NAME: the TAP checks planned, if any
+	local n; n=$(cat "$out/$1/log/$2.plan" 2>/dev/null)
+	case "$n" in ''|0) ;; 1) echo "1 check" ;; *) echo "$n checks" ;; esac
 }
 yn() { case "$1" in yes) echo yes ;; no) echo "**no**" ;; *) echo "$1" ;; esac; }
 fail=0 n_ok=0 n_pend=0 n_ctl=0
@@ -401,6 +411,10 @@ table=$(
 		read -r lb lp <<<"$(state liburcu "$name")"
 		read -r rb rp <<<"$(state rcuh "$name")"
 		note=$(cat "$out/rcuh/log/$name.note" 2>/dev/null)
+		lc=$(checks liburcu "$name") rc=$(checks rcuh "$name")
+		if [ -n "$lc$rc" ] && [ "$rb" = yes ]; then
+			note="${note:+$note; }${rc:-0 checks}$([ "$lc" = "$rc" ] || echo " (liburcu: ${lc:-0 checks})")"
+		fi
 		why=$(pending_reason "$name")
 		if [ "$lb $lp" != "yes yes" ]; then
 			note="control fails: not counted${note:+; $note}"
