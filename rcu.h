@@ -3991,8 +3991,9 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
  * layer lives in the compat/ folder beside this file, laid out as liburcu's and the kernel's
  * include trees (a program adds -I compat/liburcu or -I compat/kernel and keeps its includes);
  * RCU_LIBURCU_NAMES and RCU_KERNEL_NAMES include them from here, relative to rcu.h. Each name is
- * defined in terms of the API above: no other semantics, no state of its own. docs/api.md's
- * porting sections list every name, mapped or left out and why.
+ * defined in terms of the API above: no other semantics, and no state but liburcu's record of
+ * each thread's call_rcu_data choice. docs/api.md's porting sections list every name, mapped or
+ * left out and why.
  */
 #if defined(RCU_LIBURCU_NAMES)
 #if defined(__has_include)
