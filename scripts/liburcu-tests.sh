@@ -278,7 +278,7 @@ build_one() { # build_one IMPL LINE: compile and link one program; its log holds
 	local impl=$1 line=$2 name dir lang srcs extra libs flavour run
 	IFS='|' read -r name dir lang srcs extra libs flavour run <<<"$line"
 	local bdir=$out/$impl/tests/$dir log=$out/$impl/log/$name.build.log
-	local cc=gcc std= s files=()
+	local cc=gcc s files=()
 	[ "$lang" = c++ ] && cc=g++
 	for s in $srcs; do files+=("$src/tests/$dir/$s"); done
 	# shellcheck disable=SC2046,SC2086 # flags are words
@@ -312,8 +312,9 @@ run_one() { # run_one IMPL LINE: run one program as liburcu's CI does; records r
 		(cd "$bdir" && timeout 300 "${env[@]}" "./$name") >"$log" 2>&1 || rc=$?
 		[ "$rc" = 0 ] && ! tap_ok "$log" && rc=1 ;;
 	script)
-		shift
-		(cd "$bdir" && timeout 600 "${env[@]}" bash "$src/tests/$dir/$@") >"$log" 2>&1 || rc=$?
+		local script=$src/tests/$dir/$2
+		shift 2
+		(cd "$bdir" && timeout 600 "${env[@]}" bash "$script" "$@") >"$log" 2>&1 || rc=$?
 		[ "$rc" = 0 ] && ! tap_ok "$log" && rc=1 ;;
 	taps)
 		local t n=0 bad=0
