@@ -13,8 +13,11 @@
 #                              again under CPU load that the script starts itself (one spinning
 #                              process per CPU), for STRESS_SECONDS (default 420) in all; any
 #                              failure fails the run and prints that program's output
-#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, stress, the spin model and GenMC:
-#                              what CI runs
+#   scripts/test.sh --liburcu  liburcu's own test programs built unchanged against rcu.h
+#                              (-I compat/liburcu), liburcu itself as the control:
+#                              scripts/liburcu-tests.sh (skipped when ../shared is absent)
+#   scripts/test.sh --all      default, ASan+UBSan, TSan, musl, stress, the spin model, GenMC and
+#                              liburcu's tests: what CI runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -149,6 +152,10 @@ default) run build slow -- -- ;;
 --musl) run_musl ;;
 --stress) run_stress build ;;
 --genmc) exec verify/genmc/run.sh ;;
+--liburcu) # 77 is its skip (no liburcu source beside the repository): not a failure.
+	liburcu_rc=0
+	scripts/liburcu-tests.sh || liburcu_rc=$?
+	[ "$liburcu_rc" = 0 ] || [ "$liburcu_rc" = 77 ] || exit "$liburcu_rc" ;;
 --genmc-deep) exec verify/genmc/run.sh --deep ;;
 --all)
 	"$0"
@@ -161,6 +168,7 @@ default) run build slow -- -- ;;
 	genmc_rc=0
 	verify/genmc/run.sh || genmc_rc=$?
 	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
+	"$0" --liburcu
 	python3 - build build-asan build-tsan build-musl <<'PY'
 import json, sys
 ok = bad = skip = 0
@@ -173,5 +181,5 @@ for d in sys.argv[1:]:
 print(f"all: {ok} passed, {bad} failed, {skip} skipped")
 PY
 	;;
-*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--stress|--genmc|--genmc-deep|--all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--asan|--tsan|--musl|--slow|--stress|--genmc|--genmc-deep|--liburcu|--all]" >&2; exit 2 ;;
 esac

@@ -45,7 +45,9 @@
 #           rcu_domain::unlock() inlined at -O2 (cxx_domain_unlock.cpp); a null callback
 #           rejected in C and C++, with a control; no dynamic initialiser in a C++ unit, with a
 #           control; the names of liburcu and of the kernel that ported code meets
-#           (liburcu_names.c, kernel_names.c); a program built from gcc, clang, g++ and clang++
+#           (liburcu_names.c, kernel_names.c), and both layers in one unit, built and run in C
+#           and C++ (both_names.c); every header of compat/ alone (gcc C11, g++ C++11), and a
+#           second flavour in one unit refused with its sentence; a program built from gcc, clang, g++ and clang++
 #           objects and a shared object, run (one RCU); test/port/pointers.c built with clang
 #           and run in each flavour, test/cxx's tests with clang and clang++ in QSBR and MB; the
 #           ```cpp blocks of the docs compiled (and run when they hold main()).
@@ -142,6 +144,22 @@ modes_run() {
 			RCU_CHECK_STATE=1 timeout 60 "$out/$name" >"$out/$name.out" &&
 			cat "$out/$name.out" && grep -q '^modes: ran' "$out/$name.out"
 	} >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# ok_run NAME CC ARGS...: must compile and link cleanly, and the program must exit 0.
+ok_run() {
+	local name=$1 cc; cc=$(cc_path "$2"); shift 2
+	{ "$cc" "$@" -x none -pthread -o "$out/$name" && timeout 60 "$out/$name"; } >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# compat_header NAME CC HEADER ARGS...: a unit that includes only HEADER (of compat/liburcu or
+# compat/kernel) compiles cleanly: each header stands alone, as liburcu's and the kernel's do.
+compat_header() {
+	local name=$1 cc; cc=$(cc_path "$2"); local h=$3; shift 3
+	printf '#include <%s>\nint compat_header_unit(void);\nint compat_header_unit(void) { return 0; }\n' "$h" \
+		>"$out/$name.c"
+	"$cc" "$@" -I"${header:-$src}/compat/liburcu" -I"${header:-$src}/compat/kernel" -fsyntax-only \
+		"$out/$name.c" >"$out/$name.log" 2>&1 && pass "$name"
 }
 
 # ok_shared NAME CC FLAVOUR ARGS...: -fPIC shared object that exports the flavour's state.
@@ -428,6 +446,21 @@ docs_cpp() {
 	} >"$out/$name.log" 2>&1 && pass "$name"
 }
 
+# The headers of compat/ a program includes (paths as in its #include lines).
+compat_headers() {
+	local d h
+	for d in liburcu kernel; do
+		(cd "${header:-$src}/compat/$d" && find . -name '*.h' | sed 's|^\./||' | sort) | while read -r h; do
+			case "$h" in rcu_liburcu_names.h|rcu_kernel_names.h) continue ;; esac
+			if [ "$h" = urcu/cds.h ] && grep -o '"[a-z]*\.h"' "${header:-$src}/compat/$d/$h" | tr -d '"' |
+				while read -r i; do [ -f "${header:-$src}/compat/$d/urcu/$i" ] || echo missing; done | grep -q .; then
+				continue
+			fi
+			echo "$h"
+		done
+	done
+}
+
 declare -a names=()
 job() {
 	names+=("$1")
@@ -597,8 +630,23 @@ lang)
 			job "orders-$c-c-$fl" orders "$c" c -std=c11 -DRCU_FLAVOUR_$fl
 			job "liburcu-names-$c-$fl" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/liburcu_names.c"
 			job "kernel-names-$c-$fl" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/kernel_names.c"
+			# Both name layers in one unit (issue #19): through rcu.h's macros, and through the
+			# compat folders' headers in the other order.
+			job "both-names-$c-$fl" ok_run "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/both_names.c"
+			job "both-names-compat-$c-$fl" ok_run "$c" -std=c11 "${ow[@]}" "${inc[@]}" -I"${header:-$src}/compat/liburcu" \
+				-I"${header:-$src}/compat/kernel" -DBOTH_NAMES_REVERSED -DRCU_FLAVOUR_$fl "$here/both_names.c"
 		done
 		job "reject-null-ok-$c" ok_compile "$c" -std=c11 "${ow[@]}" "${inc[@]}" -DCASE_OK "$here/reject_null_callback.c"
+		# Every header of the compat folder alone (urcu/cds.h once the headers it gathers exist;
+		# rcu_liburcu_names.h and rcu_kernel_names.h are rcu.h's, after it), and a second flavour
+		# in one unit refused with the sentence that names the fix.
+		if [ "$c" = gcc ]; then
+			for h in $(compat_headers); do
+				job "compat-header-$c-${h//\//_}" compat_header "$c" "$h" -std=c11 "${ow[@]}"
+			done
+		fi
+		job "compat-second-flavour-$c" must_fail_any 'include <urcu-qsbr.h> before the other urcu headers' "$c" \
+			-std=c11 -I"${header:-$src}/compat/liburcu" -include urcu.h -x c "${header:-$src}/compat/liburcu/urcu-qsbr.h"
 		for case in CALL_RCU_NULL CALL_RCU_ZERO CALL_SRCU_NULL; do
 			job "reject-null-$c-$case" must_fail_any 'null pointer constant' "$c" -std=c11 "${inc[@]}" \
 				-DCASE_$case "$here/reject_null_callback.c"
@@ -620,6 +668,7 @@ lang)
 			job "lang-$c-c++17-$fl" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$lang_c"
 		done
 		for fl in "${flavours[@]}"; do
+			job "both-names-$c-c++17-$fl" ok_run "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl "$here/both_names.c"
 			job "lang-$c-c++17-$fl-debug" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DRCU_FLAVOUR_$fl -DRCU_DEBUG "$lang_c"
 			job "orders-$fam-c++-$fl" orders "$fam" c++ -std=c++2b -DRCU_FLAVOUR_$fl
 			job "const-init-$c-$fl" const_init "$c" no -std=c++17 -O2 "${inc[@]}" -DRCU_FLAVOUR_$fl
@@ -642,6 +691,11 @@ lang)
 			job "cxx-domain-unlock-$c-$std" ok_compile "$c" -std=$std "${ow[@]}" "${inc[@]}" "$here/cxx_domain_unlock.cpp"
 		done
 		job "reject-null-ok-$c" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DCASE_OK "$here/reject_null_callback.c"
+		if [ "$c" = g++ ]; then
+			for h in $(compat_headers); do
+				job "compat-header-$c-c++11-${h//\//_}" compat_header "$c" "$h" -x c++ -std=c++11 "${ow[@]}"
+			done
+		fi
 		for case in CALL_RCU_NULL CALL_RCU_ZERO CALL_SRCU_NULL CALL_RCU_NULLPTR CALL_SRCU_NULLPTR; do
 			job "reject-null-$c-$case" must_fail_any 'deleted|ambiguous|no matching|invalid conversion' "$c" \
 				-x c++ -std=c++17 "${inc[@]}" -DCASE_$case "$here/reject_null_callback.c"

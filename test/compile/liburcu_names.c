@@ -27,6 +27,12 @@ static struct node __rcu *names_gp;
 static CDS_HLIST_HEAD(names_bucket);
 static struct cds_hlist_head names_bucket2 = CDS_HLIST_HEAD_INIT(names_bucket2);
 
+static DEFINE_URCU_TLS(int, names_tls);
+static void names_release(struct urcu_ref *ref)
+{
+	(void)ref;
+}
+
 int names_liburcu(struct node *a, struct node *b);
 int names_liburcu(struct node *a, struct node *b)
 {
@@ -72,6 +78,52 @@ int names_liburcu(struct node *a, struct node *b)
 	cmm_smp_mb__before_uatomic_or();
 	uatomic_or(&r, 1);
 	cmm_smp_mb__after_uatomic_or();
+
+	/* liburcu 0.15's explicit-order forms, cmpxchg's optional orders, the lock-free sizes. */
+	unsigned char byte = 0;
+	unsigned short half = 0;
+	r += uatomic_load_mo(&r, CMM_ACQUIRE);
+	uatomic_store_mo(&r, 3, CMM_SEQ_CST_FENCE);
+	uatomic_add_mo(&byte, 1, CMM_RELAXED);
+	uatomic_inc_mo(&half, CMM_RELEASE);
+	r += uatomic_xchg_mo(&r, 4, CMM_ACQ_REL);
+	r += uatomic_cmpxchg(&r, 4, 5, CMM_ACQUIRE);
+	r += uatomic_cmpxchg(&r, 5, 6, CMM_ACQ_REL, CMM_ACQUIRE);
+	r += uatomic_cmpxchg_mo(&r, 6, 7, CMM_SEQ_CST_FENCE, CMM_RELAXED);
+	r += uatomic_sub_return_mo(&r, 1, CMM_RELEASE);
+	uatomic_and_mo(&r, 0xff, CMM_RELAXED);
+	enum cmm_memorder mo = CMM_CONSUME;
+	r += uatomic_load(&r, mo);
+#if !defined(UATOMIC_HAS_ATOMIC_BYTE) || !defined(UATOMIC_HAS_ATOMIC_SHORT) || !defined(UATOMIC_HAS_ATOMIC_INT)
+#error "UATOMIC_HAS_ATOMIC_BYTE, _SHORT and _INT: liburcu's test_uatomic runs its byte and short checks only with them"
+#endif
+	r += byte + half;
+	/* urcu/arch.h's cycle counter and cache line, urcu/tls-compat.h, urcu/assert.h, urcu/ref.h. */
+	caa_cycles_t t0 = caa_get_cycles();
+	static int aligned[2] __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	r += (int)(caa_get_cycles() != t0 - 1) + aligned[0];
+	URCU_TLS(names_tls)++;
+	urcu_posix_assert(r >= 0);
+	struct urcu_ref ref;
+	urcu_ref_init(&ref);
+	urcu_ref_get(&ref);
+	r += urcu_ref_get_unless_zero(&ref);
+	urcu_ref_put(&ref, names_release);
+	/* urcu/call-rcu.h's workers and urcu/flavor.h's table, as liburcu-cds code calls them. */
+	struct call_rcu_data *crdp = get_call_rcu_data();
+	set_thread_call_rcu_data(create_call_rcu_data(URCU_CALL_RCU_RT, -1));
+	r |= set_cpu_call_rcu_data(0, NULL) | create_all_cpu_call_rcu_data(0);
+	call_rcu_data_free(get_cpu_call_rcu_data(0));
+	free_all_cpu_call_rcu_data();
+	r += crdp == get_default_call_rcu_data();
+	const struct rcu_flavor_struct *flavor = &rcu_flavor;
+	flavor->read_lock();
+	r += flavor->read_ongoing();
+	flavor->read_unlock();
+	struct urcu_gp_poll_state ps = flavor->update_start_poll_synchronize_rcu();
+	r += flavor->update_poll_state_synchronize_rcu(ps);
+	/* poll_state_synchronize_rcu() takes rcu.h's integer cookie as well as liburcu's struct. */
+	r += poll_state_synchronize_rcu(get_state_synchronize_rcu());
 
 	rcu_assign_pointer(names_gp, a);
 

@@ -42,6 +42,14 @@ Each public name must have exactly one entry, and each entry must name a public 
 Flavours. While docs/api.md says that every flavour defines every name, each public name must
 be defined in every flavour (in some configuration of it).
 
+The compat folder. The name layers that rcu.h includes with RCU_LIBURCU_NAMES and
+RCU_KERNEL_NAMES (compat/liburcu/rcu_liburcu_names.h, compat/kernel/rcu_kernel_names.h and the
+headers they include) are public names too, and reported at their own file and line. liburcu's
+flavour-prefixed names, defined in each flavour for that flavour (urcu_qsbr_read_lock in QSBR,
+urcu_memb_read_lock in MEMB, ...), have one entry for the four, written with `<flavour>`:
+`void urcu_<flavour>_read_lock(void)`; a prefixed name that only some flavours define keeps
+entries of its own (`urcu_bp_dereference(p)`).
+
 Signatures. A function's entry is its prototype, which is compiled against rcu.h (gcc, and
 clang when given) in every flavour, without and with all switches: a pointer of the documented
 type is initialised with the function, so a wrong return or parameter type fails to compile,
@@ -64,6 +72,22 @@ import doclib  # noqa: E402
 API_DOC = 'docs/api.md'
 ENTRY_TABLE_HEADERS = ('Name', 'Macro')
 STRICT = ['-std=c11', '-Wall', '-Wextra', '-Wpedantic', '-Werror']
+FLAVOURED = re.compile(r'^urcu_(qsbr|memb|mb|bp)_(\w+)$')
+GENERIC = 'urcu_<flavour>_'
+
+
+def where(line):
+    """rcu.h:N, or compat/...:N for a name of the compat folder."""
+    return line.where() if isinstance(line, cdecl.Line) else f'rcu.h:{line}'
+
+
+def generic(name, flavour):
+    """urcu_<flavour>_x -> urcu_<flavour's name>_x; other names unchanged."""
+    return name.replace(GENERIC, f'urcu_{flavour}_') if name.startswith(GENERIC) else name
+
+
+def flavour_of(defines):
+    return defines[0].replace('RCU_FLAVOUR_', '').lower()
 
 
 def is_private(name):
@@ -82,7 +106,7 @@ def public_names(root, cc, rep, cxx=''):
         longest = max(len(d) for d, _ in configs)
         runs += [(d, False, 'c++') for d, _ in configs if len(d) in (1, longest)]
     for defines, required, lang in runs:
-        ok, res = cdecl.names(root, cxx if lang == 'c++' else cc, defines, lang)
+        ok, res = cdecl.names(root, cxx if lang == 'c++' else cc, defines, lang, compat=True)
         if not ok:
             if required:
                 rep.error('rcu.h:1', f'rcu.h does not preprocess with -D{" -D".join(defines)}:\n' +
@@ -110,11 +134,30 @@ def public_names(root, cc, rep, cxx=''):
     for name in list(excluded):
         if name in public:
             del excluded[name]
+    # liburcu's flavour-prefixed names that every flavour defines (for itself): one entry for four.
+    per_flavour = {}
+    for defines, names in built:
+        per_flavour.setdefault(flavour_of(defines), set()).update(names)
+    suffixes = {}
+    for name in public:
+        m = FLAVOURED.match(name)
+        if m:
+            suffixes.setdefault(m.group(2), set()).add(m.group(1))
+    for suffix, fls in suffixes.items():
+        if all(f'urcu_{fl}_{suffix}' in per_flavour.get(fl, ()) for fl in per_flavour):
+            first = None
+            for fl in sorted(fls):
+                first = first or public.get(f'urcu_{fl}_{suffix}')
+                public.pop(f'urcu_{fl}_{suffix}', None)
+            public[GENERIC + suffix] = first
     return public, excluded, built, switches
 
 
 def parse_entry(span):
     """(name, return type tokens or None, parameter text or None) of an entry's code span."""
+    if GENERIC in span:
+        p = parse_entry(span.replace(GENERIC, 'urcu_FLAVOUR_'))
+        return p and (p[0].replace('urcu_FLAVOUR_', GENERIC), p[1], p[2])
     toks = [m.group() for m in cdecl.TOKEN.finditer(span) if m.lastgroup != 'ws']
     if not toks:
         return None
@@ -193,12 +236,13 @@ def check_signatures(root, entries, built, compilers, rep):
                 continue  # the plain and the all-switches configuration of each flavour
             body = []
             for k, (line, span, name, ret, params) in enumerate(entries):
-                n = names.get(name)
+                concrete = generic(name, flavour_of(defines))
+                n = names.get(concrete)
                 if ret is None or n is None or n.kind != 'function':
                     continue
                 checked.add(name)
                 body.append(f'#line {line} "{API_DOC}"')
-                body.append(f'\t{" ".join(ret)} (*rcu_docs_sig_{k})({params}) = &({name}); (void)rcu_docs_sig_{k};')
+                body.append(f'\t{" ".join(ret)} (*rcu_docs_sig_{k})({params}) = &({concrete}); (void)rcu_docs_sig_{k};')
             if not body:
                 continue
             src = os.path.join(tmp, 'sig_' + '_'.join(d.lower() for d in defines) + '.c')
@@ -249,7 +293,7 @@ def main():
     public, excluded, built, switches = public_names(root, a.cc, rep, a.cxx)
     if a.list:
         for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
-            print(f'rcu.h:{line}: {kind} {name}')
+            print(f'{where(line)}: {kind} {name}')
         for name, why in sorted(excluded.items()):
             print(f'not public: {name} ({why})')
         print(f'switches tried: {", ".join(switches) or "none"}')
@@ -272,17 +316,22 @@ def main():
                       'correct the name, or remove the entry if the name is gone from rcu.h')
     for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
         if name not in seen:
-            rep.error(f'rcu.h:{line}', f'public {kind} `{name}` has no entry in {API_DOC}',
+            rep.error(where(line), f'public {kind} `{name}` has no entry in {API_DOC}',
                       f'add a heading or a row of a `Name` table in {API_DOC} that names it (with its prototype or '
                       'parameters), or rename it with the rcu__/RCU__ prefix if it is private')
 
     # Macro arity against the #define (in any configuration that has it).
     macro_defs = {}
+    functions = set()
     for defines, names in built:
+        fl = flavour_of(defines)
         for n in names.values():
-            if n.kind == 'macro':
-                macro_defs.setdefault(n.name, set()).add(None if n.params is None else tuple(n.params))
-    functions = {n for _, names in built for n, v in names.items() if v.kind == 'function'}
+            keys = [n.name] + [GENERIC + m.group(2) for m in [FLAVOURED.match(n.name)] if m and m.group(1) == fl]
+            for key in keys:
+                if n.kind == 'macro':
+                    macro_defs.setdefault(key, set()).add(None if n.params is None else tuple(n.params))
+                elif n.kind == 'function':
+                    functions.add(key)
     for line, span, name, ret, params in entries:
         if name in functions and ret is None:
             rep.error(f'{API_DOC}:{line}', f'entry `{span}`: `{name}` is a function; its entry gives no prototype',
@@ -316,15 +365,20 @@ def main():
         for fl, have in sorted(per_flavour.items()):
             flavour = fl.replace('RCU_FLAVOUR_', '').lower()
             for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
+                if name.startswith(GENERIC):
+                    if generic(name, flavour) not in have:
+                        rep.error(where(line), f'`{generic(name, flavour)}` is not defined with -D{fl}, but {name} '
+                                  'stands for every flavour\'s', 'define it in that flavour too')
+                    continue
                 pm = prefixed.match(name) if prefixed else None
                 if pm:
                     if (pm.group(1) == flavour) != (name in have):
-                        rep.error(f'rcu.h:{line}', f'`{name}` is {"not " if name not in have else ""}defined with '
+                        rep.error(where(line), f'`{name}` is {"not " if name not in have else ""}defined with '
                                   f'-D{fl}, but {API_DOC}:{claim_line} says urcu_<flavour>_ names exist in their own '
                                   'flavour only', 'define it in its flavour alone')
                     continue
                 if kind != 'configuration macro' and name not in have:
-                    rep.error(f'rcu.h:{line}', f'`{name}` is not defined with -D{fl}, but {API_DOC}:{claim_line} says '
+                    rep.error(where(line), f'`{name}` is not defined with -D{fl}, but {API_DOC}:{claim_line} says '
                               'every flavour defines every name',
                               'define it in that flavour too (a no-op if it means nothing there), or change that '
                               'sentence and say in the entry which flavours have it')

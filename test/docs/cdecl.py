@@ -14,7 +14,8 @@ every name that rcu.h itself defines in that configuration, with its kind and it
   enumerator   a constant of an enum
 
 Only lines that the preprocessor attributes to rcu.h count (its line markers say which file each
-line comes from), so nothing that a system header declares is taken for rcu.h's. The parse is the
+line comes from), so nothing that a system header declares is taken for rcu.h's; with
+`compat=True`, the lines of the compat/ folder's headers that rcu.h includes count too. The parse is the
 small subset of C that a header's file-scope declarations use; function bodies and initialisers
 are skipped as balanced braces.
 """
@@ -65,10 +66,25 @@ def preprocess(root, cc, defines, lang='c'):
     return True, p.stdout
 
 
-def own_lines(text, header):
-    """(rcu.h line, text) of the preprocessed lines that come from rcu.h itself."""
+class Line(int):
+    """A line number of rcu.h, or of a header of the compat folder (`file` is then its path
+    relative to the root): what `where()` prints in a report."""
+
+    def __new__(cls, n, file=None):
+        obj = int.__new__(cls, n)
+        obj.file = file
+        return obj
+
+    def where(self):
+        return f'{self.file or "rcu.h"}:{int(self)}'
+
+
+def own_lines(text, header, compat=None):
+    """(line, text) of the preprocessed lines that come from rcu.h itself, and with `compat` (the
+    root) also from the headers of its compat/ folder, whose lines are Line()s naming their file."""
     out = []
     cur_file, cur_line = None, 0
+    compat_dir = os.path.join(os.path.realpath(compat), 'compat') + os.sep if compat else None
     for ln in text.split('\n'):
         m = re.match(r'^# (\d+) "((?:\\.|[^"\\])*)"', ln)
         if m:
@@ -78,6 +94,8 @@ def own_lines(text, header):
             continue
         if cur_file == header:
             out.append((cur_line, ln))
+        elif compat_dir and cur_file.startswith(compat_dir):
+            out.append((Line(cur_line, os.path.relpath(cur_file, os.path.realpath(compat))), ln))
         cur_line += 1
     return out
 
@@ -287,14 +305,16 @@ def macros(lines):
     return out
 
 
-def names(root, cc, defines, lang='c'):
+def names(root, cc, defines, lang='c', compat=False):
     """(ok, [Name] or error text) for rcu.h preprocessed with `defines`. As C++ (lang 'c++')
-    only the macros are returned: the declaration parser reads C, not namespaces or classes."""
+    only the macros are returned: the declaration parser reads C, not namespaces or classes.
+    With `compat`, also what the headers of compat/ that rcu.h includes define (the name layers
+    of RCU_LIBURCU_NAMES and RCU_KERNEL_NAMES); their Names' lines are Line()s with the file."""
     ok, text = preprocess(root, cc, defines, lang)
     if not ok:
         return False, text
     header = os.path.realpath(os.path.join(root, 'rcu.h'))
-    lines = own_lines(text, header)
+    lines = own_lines(text, header, root if compat else None)
     result = list(macros(lines).values())
     if lang == 'c':
         result += parse_decls(tokenize(lines))

@@ -7,12 +7,12 @@
  * entries and frees them with kfree_rcu() and call_rcu(); READ_ONCE()/WRITE_ONCE() statistics and
  * an smp_store_release()/smp_load_acquire() flag.
  *
- * The port: <linux/rculist.h> and friends are replaced by the block below, the kernel's other
- * headers by the user's own kernel_shim.h. The kernel code is unchanged; a user-space harness
- * follows it. Valid C and C++; exits 0 when every check passes.
+ * The port: the kernel's RCU includes stay and find rcu.h's through the build's -I compat/kernel
+ * (test/port/meson.build); the kernel's other headers are replaced by the user's own
+ * kernel_shim.h. The kernel code is unchanged; a user-space harness follows it. Valid C and C++; exits 0 when every check passes.
  */
-#define RCU_KERNEL_NAMES
-#include "rcu.h"            /* was <linux/rculist.h>, <linux/rcupdate.h> */
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
 #include "kernel_shim.h"    /* was <linux/slab.h>, <linux/spinlock.h> */
 
 /* ---- the kernel code ------------------------------------------------------------------------ */

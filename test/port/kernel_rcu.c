@@ -7,13 +7,14 @@
  * hand the object over to a reference count (rcu_pointer_handoff()); a path shared by readers and
  * the updater (rcu_dereference_check()); the _bh and _sched read sides; an SRCU domain.
  *
- * The port: the kernel's RCU includes are replaced by the block below; the kernel's other headers
- * (locks, allocation, refcounts) by the user's own kernel_shim.h, which defines no RCU name. The
+ * The port: the kernel's RCU includes stay and find rcu.h's through the build's -I compat/kernel
+ * (test/port/meson.build); the kernel's other headers (locks, allocation, refcounts) are replaced
+ * by the user's own kernel_shim.h, which defines no RCU name. The
  * kernel code is unchanged; after it, a user-space harness (threads, registration, checks) drives
  * it. Valid C and C++; exits 0 when every check passes.
  */
-#define RCU_KERNEL_NAMES
-#include "rcu.h"            /* was <linux/rcupdate.h>, <linux/srcu.h> */
+#include <linux/rcupdate.h>
+#include <linux/srcu.h>
 #include "kernel_shim.h"    /* was <linux/slab.h>, <linux/spinlock.h>, <linux/refcount.h> */
 
 /* ---- the kernel code ------------------------------------------------------------------------ */

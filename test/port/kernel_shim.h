@@ -2,9 +2,9 @@
 /*
  * test/port/kernel_shim.h: what a user-space port of kernel code supplies itself: the kernel's
  * names that are not RCU's (locks, allocation, reference counts, lockdep, printk, BUG_ON), in
- * their simplest user-space form. It defines no RCU name: those come from rcu.h with
- * RCU_KERNEL_NAMES, which is what test/port/kernel_*.c test. It stands where <linux/slab.h>,
- * <linux/spinlock.h> and <linux/refcount.h> stood; include it after rcu.h.
+ * their simplest user-space form. It defines no RCU name: those come from rcu.h's kernel names
+ * (compat/kernel's <linux/rcupdate.h>, ...), which is what test/port/kernel_*.c test. It stands
+ * where <linux/slab.h>, <linux/spinlock.h> and <linux/refcount.h> stood; include it after them.
  */
 #ifndef RCU_TEST_KERNEL_SHIM_H
 #define RCU_TEST_KERNEL_SHIM_H

@@ -8,10 +8,10 @@
  * urcu_<flavour>_barrier(). Each program uses only its own flavour's names, as a real one does;
  * the flavour of the build (RCU_FLAVOUR_*) picks which of the four is compiled.
  *
- * The port is the include block; the rest is built against liburcu as well (PORT_LIBURCU).
+ * Unchanged liburcu code: the port is the build's -I compat/liburcu (test/port/meson.build), and
+ * the same file is built against liburcu as the control.
  * Valid C and C++; exits 0 when every check passes.
  */
-#if defined(PORT_LIBURCU) /* the original programs */
 #if defined(RCU_FLAVOUR_QSBR)
 #include <urcu/urcu-qsbr.h> /* QSBR RCU flavor */
 #elif defined(RCU_FLAVOUR_BP)
@@ -23,10 +23,6 @@
 #endif
 #include <urcu/rculist.h>  /* RCU list */
 #include <urcu/compiler.h> /* For CAA_ARRAY_SIZE */
-#else /* the port */
-#define RCU_LIBURCU_NAMES
-#include "rcu.h"
-#endif
 
 #include <pthread.h>
 #include <stdint.h>

@@ -6,10 +6,10 @@
  * kernel-style _2 iterators), while an updater inserts, replaces and evicts records and collects
  * the evicted ones on a private list (CDS_HLIST_HEAD, as liburcu's hlist example declares one).
  *
- * The port is the block below; the rest is the program as written for liburcu and is built
- * against liburcu as well (PORT_LIBURCU). Valid C and C++; exits 0 when every check passes.
+ * Unchanged liburcu code: the port is the build's -I compat/liburcu (test/port/meson.build), and
+ * the same file is built against liburcu as the control. Valid C and C++; exits 0 when every
+ * check passes.
  */
-#if defined(PORT_LIBURCU) /* the original program */
 #if defined(RCU_FLAVOUR_QSBR)
 #include <urcu-qsbr.h>
 #elif defined(RCU_FLAVOUR_BP)
@@ -22,10 +22,6 @@
 #endif
 #include <urcu/rcuhlist.h>
 #include <urcu/compiler.h>
-#else /* the port */
-#define RCU_LIBURCU_NAMES
-#include "rcu.h"
-#endif
 
 #include <pthread.h>
 #include <sched.h>

@@ -6,12 +6,11 @@
  * worker threads while an updater adds, replaces and removes entries and publishes a
  * configuration pointer declared as liburcu declares it (a plain `struct config *`).
  *
- * The port is the block below: the liburcu includes are replaced by the define and rcu.h. The
- * rest of the file is the program as written for liburcu, and is built against liburcu as well
- * (PORT_LIBURCU, test/port/meson.build), so that it is known to be liburcu code and its checks
- * hold under liburcu's semantics. Valid C and C++; exits 0 when every check passes.
+ * The file is unchanged liburcu code: the port is the build's -I compat/liburcu
+ * (test/port/meson.build), which makes its includes find rcu.h's; the same file is built against
+ * liburcu as well (the control), so that it is known to be liburcu code and its checks hold under
+ * liburcu's semantics. Valid C and C++; exits 0 when every check passes.
  */
-#if defined(PORT_LIBURCU) /* the original program */
 #if defined(RCU_FLAVOUR_QSBR)
 #include <urcu-qsbr.h>
 #elif defined(RCU_FLAVOUR_BP)
@@ -24,10 +23,6 @@
 #endif
 #include <urcu/rculist.h>
 #include <urcu/compiler.h>
-#else /* the port */
-#define RCU_LIBURCU_NAMES
-#include "rcu.h"
-#endif
 
 #include <pthread.h>
 #include <sched.h>

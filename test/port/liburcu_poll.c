@@ -6,10 +6,10 @@
  * a buffer, starts a grace period, does other work while a reader still holds the old buffer, and
  * frees it once the poll says the grace period has passed (never while the reader is inside).
  *
- * The port is the include block; the rest is built against a liburcu with polled grace periods
- * as well (PORT_LIBURCU). Valid C and C++; exits 0 when every check passes.
+ * Unchanged liburcu code: the port is the build's -I compat/liburcu (test/port/meson.build), and
+ * the same file is built against a liburcu with polled grace periods as the control
+ * (PORT_LIBURCU). Valid C and C++; exits 0 when every check passes.
  */
-#if defined(PORT_LIBURCU) /* the original program */
 #if defined(RCU_FLAVOUR_QSBR)
 #include <urcu-qsbr.h>
 #elif defined(RCU_FLAVOUR_BP)
@@ -19,10 +19,6 @@
 #include <urcu.h>
 #else
 #include <urcu.h>
-#endif
-#else /* the port */
-#define RCU_LIBURCU_NAMES
-#include "rcu.h"
 #endif
 
 #include <pthread.h>

@@ -4,12 +4,15 @@
 # test/port/port.sh: build one ported program and run it (meson test, suite `port`).
 #
 #   port.sh --compiler CC --lang c|c++ --flavour F --src ROOT --out DIR [--sanitize LIST]
-#           [--liburcu "CFLAGS" --liburcu-libs "LIBS"] [--skip REASON] PROGRAM.c
+#           [--compat liburcu|kernel] [--liburcu "CFLAGS" --liburcu-libs "LIBS"] [--skip REASON]
+#           PROGRAM.c
 #
 # The program is compiled here, in the test, not by the build: a port that does not compile (a
 # name rcu.h lacks, a warning it causes) is then one failing test whose log holds the compiler's
 # messages, not a broken build. Flags: -O2 -g -Wall -Wextra -Wpedantic -Werror, C11 or C++17
 # (`-x c++` over the same .c file), -DRCU_FLAVOUR_<F>, -pthread, and the build's sanitizers.
+# --compat adds -I ROOT/compat/<liburcu|kernel>: the program's own includes (<urcu.h>,
+# <linux/rcupdate.h>, ...) then find rcu.h's, with no change to its source.
 # With --liburcu the program is built as the original instead (-DPORT_LIBURCU, the given liburcu
 # flags, warnings not fatal: liburcu's headers are not the subject), as the control that proves
 # the program is liburcu code whose checks hold under liburcu. --skip: report the test skipped
@@ -19,7 +22,7 @@
 # (liburcu_hlist.c's emptiness check fails without it); rcu.h's hash lists do not cast. Exit status: the program's, or 1
 # when it does not compile, or 124 when it runs past 60 s.
 set -u
-compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0 skip=
+compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0 skip= compat=
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--compiler) compiler=$2; shift 2 ;;
@@ -31,6 +34,7 @@ while [ $# -gt 1 ]; do
 	--liburcu) liburcu=$2; original=1; shift 2 ;;
 	--liburcu-libs) liburcu_libs=$2; shift 2 ;;
 	--skip) skip=$2; shift 2 ;;
+	--compat) compat=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -49,6 +53,7 @@ if [ "$original" = 1 ]; then
 	flags+=(-DPORT_LIBURCU -fno-strict-aliasing $liburcu)
 else
 	flags+=(-Werror -I"$src" -I"$src/test/port")
+	[ -n "$compat" ] && flags+=(-I"$src/compat/$compat" -MD -MF "$out.d")
 fi
 if [ "$sanitize" != none ] && [ -n "$sanitize" ]; then
 	flags+=(-fsanitize="$sanitize" -fno-omit-frame-pointer)
@@ -57,6 +62,13 @@ echo "port.sh: $compiler ${flags[*]} $prog -x none -o $out -pthread $liburcu_lib
 # shellcheck disable=SC2086 # the compiler may be a command with arguments; the libraries are words
 if ! $compiler "${flags[@]}" "$prog" -x none -o "$out" -pthread $liburcu_libs; then
 	echo "port.sh: $(basename "$prog") does not compile as $lang ($flavour)"
+	exit 1
+fi
+# A header the compat folder lacks would be taken from an installed liburcu (or the kernel's
+# headers, if installed): the port must read only rcu.h's.
+if [ -n "$compat" ] && grep -oE '[^ ]*/(urcu/[^ ]*|urcu[-_a-z]*|linux/(rcupdate|rculist|srcu|list))\.h' "$out.d" | grep -v "^$src/compat/" | grep -q .; then
+	echo "port.sh: $(basename "$prog") includes headers from outside $src/compat:"
+	grep -oE '[^ ]*/(urcu/[^ ]*|urcu[-_a-z]*|linux/(rcupdate|rculist|srcu|list))\.h' "$out.d" | grep -v "^$src/compat/" | sort -u
 	exit 1
 fi
 timeout 60 "$out"
