@@ -8,7 +8,6 @@
 #include "rculist.h"
 #include "rculfqueue.h"
 #include "rculfstack.h"
-#include "rculfhash.h"
 #include "wfqueue.h"
 #include "wfcqueue.h"
 #include "wfstack.h"

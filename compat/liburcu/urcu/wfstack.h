@@ -25,6 +25,8 @@ typedef struct rcu_wfs_stack *cds_wfs_stack_ptr_t;
 typedef const struct rcu_wfs_stack *cds_wfs_stack_const_ptr_t;
 #define cds_wfs_state rcu_wfs_state
 #define CDS_WFS_WOULDBLOCK RCU_WFS_WOULDBLOCK
+/* The empty stack's head, for static initialisers as liburcu's own urcu-wait.h writes them. */
+#define CDS_WFS_END RCU__WFS_END
 #define CDS_WFS_STATE_LAST RCU_WFS_STATE_LAST
 
 #define cds_wfs_node_init rcu_wfs_node_init
