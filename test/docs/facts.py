@@ -114,7 +114,10 @@ def build_counts(build):
         tests = json.load(f)
     out = {}
     for sel, leave_out in SELECTIONS.items():
-        out[sel] = sum(1 for t in tests if not leave_out & {s.split(':')[-1] for s in t['suite']})
+        # The controls against the newest liburcu exist only where its source is beside the
+        # project (-Dliburcu_new): the docs count the tests every clone has.
+        out[sel] = sum(1 for t in tests if not leave_out & {s.split(':')[-1] for s in t['suite']}
+                       and '-liburcu-new-' not in t['name'])
     return out
 
 
