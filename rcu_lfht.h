@@ -752,7 +752,10 @@ static inline bool rcu_lfht_is_node_deleted(const struct rcu_lfht_node *node)
  * The resizer's read-side sections, in chunks of RCU__LFHT_BATCH buckets. QSBR: an offline caller
  * goes online for the chunk (rcu_lfht_resize() needs a registered thread, as in liburcu); an
  * online one reports a quiescent state after it (it holds no reference: it is outside
- * read-side sections, or a callback).
+ * read-side sections, or a callback) by going offline and online again, not with
+ * rcu_quiescent_state(): above RCU_CALLBACK_HIGH_WATER that runs a batch of callbacks on the
+ * calling thread, and the batch may hold this table's resize callback, which would wait for the
+ * resize lock that we hold.
  */
 static inline bool rcu__lfht_enter(void)
 {
@@ -770,10 +773,9 @@ static inline bool rcu__lfht_enter(void)
 static inline void rcu__lfht_exit(bool went_online)
 {
 #if defined(RCU_FLAVOUR_QSBR)
-	if (went_online)
-		rcu_thread_offline();
-	else
-		rcu_quiescent_state();
+	rcu_thread_offline();
+	if (!went_online)
+		rcu_thread_online();
 #else
 	(void)went_online;
 	rcu_read_unlock();

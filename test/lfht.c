@@ -196,7 +196,7 @@ static void model_del(struct model *m, struct obj *o)
 			m->total--;
 			return;
 		}
-	cr_assert_fail("model_del: node %llu of key %lu is not in the model", (unsigned long long)o->id, k);
+	cr_assert(false, "model_del: node %llu of key %lu is not in the model", (unsigned long long)o->id, k);
 }
 
 /* The whole table against the model; inside a read-side section. */
@@ -823,8 +823,14 @@ Test(lfht, auto_resize_grows_and_shrinks_under_readers, .timeout = 120)
 	unsigned long slots = a_ht->slot_mask + 1;
 	if (slots > 64)
 		cr_skip_test("%lu counter slots: the shrink threshold needs more nodes than this test adds", slots);
-	/* Shrinking waits for a commit with at most one node per 8 buckets and at least COMMIT per slot. */
-	unsigned long n = 32 * RCU__LFHT_COMMIT * slots, keep = RCU__LFHT_COMMIT * slots + 64;
+	/*
+	 * C nodes per commit, S slots; this thread counts in one slot, so the count is exact at each
+	 * commit. 12 C S nodes grow the table to 8 or 16 C S buckets (a commit asks for the power of
+	 * two at or above the count once it finds 2 nodes per bucket: which one depends on when the
+	 * callback ran). Deleting down to C S commits a count of C S or less per 8 buckets, which is
+	 * trusted (at least C S), and asks for at most 4 C S buckets.
+	 */
+	unsigned long n = 12 * RCU__LFHT_COMMIT * slots, keep = RCU__LFHT_COMMIT * slots - 64;
 	struct obj **objs = calloc(n, sizeof *objs);
 	cr_assert(objs);
 	rcu_register_thread();
