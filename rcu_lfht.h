@@ -340,6 +340,7 @@ restart:;
 		struct rcu_lfht_node *next = rcu__lfht_load_link(n);
 		if (rcu__lfht_flags(next) & RCU__LFHT_REMOVED) {
 			struct rcu_lfht_node *past = rcu__lfht_link(rcu__lfht_ptr(next), rcu__lfht_flags(link));
+			RCU__DELAY();
 			/*
 			 * H7: unlink the marked node n: release, so that a walker that reaches n's
 			 * successor through prev sees it initialised (we saw it through n's link, H2,
@@ -412,6 +413,7 @@ static inline void rcu_lfht_lookup(struct rcu_lfht *ht, unsigned long hash,
 	unsigned long rev = rcu__lfht_reverse(hash);
 	/* H4: acquire: the bucket level and its nodes, published before the count (H3). */
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE);
+	RCU__DELAY();
 	struct rcu_lfht_node *n = rcu__lfht_ptr(rcu__lfht_load_link(rcu__lfht_bucket(ht, hash & (size - 1))));
 	struct rcu_lfht_node *next = NULL;
 	for (; n; n = rcu__lfht_ptr(next)) {
@@ -525,6 +527,7 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 						     int (*match)(struct rcu_lfht_node *, const void *),
 						     const void *key, struct rcu_lfht_iter *found)
 {
+	RCU__DELAY(); /* the size read and the walk from its bucket: resizes run in between */
 	struct rcu_lfht_node *start = rcu__lfht_bucket(ht, hash & (size - 1));
 	unsigned long rev = node->reverse_hash;
 	struct rcu__lfht_pos pos;
@@ -544,6 +547,7 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 			}
 		}
 		rcu__store(&node->next, rcu__lfht_ptr(pos.link), RCU__RELAXED);
+		RCU__DELAY();
 		/*
 		 * H1: link node behind pos.prev: release (seq_cst, for the caller's barrier), so that
 		 * a walker that reaches node sees it and the caller's object initialised; pairs with H2.
@@ -680,6 +684,7 @@ RCU__WEAK int RCU__LFHT_SYM(replace)(struct rcu_lfht *ht, unsigned long size, st
 		if (rcu__lfht_flags(old_next) & RCU__LFHT_REMOVED)
 			return -ENOENT;
 		rcu__store(&node->next, old_next, RCU__RELAXED);
+		RCU__DELAY();
 		/*
 		 * H5: release (seq_cst, for the caller's barrier): node is initialised before a walker
 		 * reaches it through old's link; pairs with H2. The same write marks old, so a walker
@@ -697,6 +702,7 @@ RCU__WEAK int RCU__LFHT_SYM(replace)(struct rcu_lfht *ht, unsigned long size, st
 /* Mark node, then unlink it: 0, or -ENOENT if it was marked already. */
 RCU__WEAK int RCU__LFHT_SYM(del)(struct rcu_lfht *ht, unsigned long size, struct rcu_lfht_node *node)
 {
+	RCU__DELAY();
 	struct rcu_lfht_node *link = rcu__load(&node->next, RCU__RELAXED);
 	do {
 		if (rcu__lfht_flags(link) & RCU__LFHT_REMOVED)

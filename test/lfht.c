@@ -376,8 +376,16 @@ static void model_run(uint64_t seed, unsigned long init, unsigned long min_alloc
 	free(m);
 }
 
+/* Under RCU_DEBUG_DELAY (test/lfht_delay.c) the tests of one thread, and the long ones, add nothing. */
+#if defined(RCU_DEBUG_DELAY)
+#define SKIP_UNDER_DELAY() cr_skip_test("nothing races here: run by test/lfht.c")
+#else
+#define SKIP_UNDER_DELAY() ((void)0)
+#endif
+
 Test(lfht, model_random_against_multimap, .timeout = 120)
 {
+	SKIP_UNDER_DELAY();
 	struct {
 		unsigned long init, min_alloc, max;
 		int flags;
@@ -816,6 +824,7 @@ static void *a_reader(void *arg)
 
 Test(lfht, auto_resize_grows_and_shrinks_under_readers, .timeout = 120)
 {
+	SKIP_UNDER_DELAY();
 	bad_hash = false;
 	atomic_store(&a_stop, 0);
 	a_ht = rcu_lfht_new(1, 1, 0, RCU_LFHT_AUTO_RESIZE | RCU_LFHT_ACCOUNTING);
