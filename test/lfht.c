@@ -11,6 +11,8 @@
  *   grows and shrinks the table (automatic resizing on as well). "Stable" keys are present for
  *   the whole run (only ever replaced): every lookup must find exactly one node for each, every
  *   iteration must meet each exactly once, add_replace of one must return the node it replaced.
+ *   Each updater owns a share of the other keys and checks every operation against its own
+ *   count of their nodes (a node lost by the table shows at the next lookup of its key).
  *   Reclaimed nodes are poisoned one grace period before they are freed: no reader may meet one.
  * - add_unique races: threads add the same key at the same moment: exactly one wins and the
  *   others get the winner's node; add_replace races: every node but the last is returned once.
@@ -484,7 +486,9 @@ static void *t_reader(void *arg)
 
 static void *t_updater(void *arg)
 {
+	int me = (int)((uintptr_t)arg % T_UPDATERS);
 	uint64_t seed = (uintptr_t)arg;
+	unsigned char own[T_VOLATILE / T_UPDATERS] = { 0 }; /* nodes of each volatile key of ours */
 	rcu_register_thread();
 	long updates = 0, replaced = 0;
 	while (!atomic_load_explicit(&t_stop, memory_order_relaxed)) {
@@ -514,26 +518,48 @@ static void *t_updater(void *arg)
 			}
 			replaced++;
 		} else {
-			unsigned long k = T_STABLE + test_rand(&seed) % T_VOLATILE;
+			/* a volatile key of this updater's own: its model says how many nodes it has */
+			unsigned long j = test_rand(&seed) % (T_VOLATILE / T_UPDATERS);
+			unsigned long k = T_STABLE + j * T_UPDATERS + (unsigned long)me;
+			unsigned char *have = &own[j];
 			if (op < 6) {
 				struct obj *o = obj_new(k);
 				struct rcu_lfht_node *r = rcu_lfht_add_unique(t_ht, key_hash(k), match_key, &k, &o->node);
-				if (r != &o->node) {
+				if (r == &o->node) {
+					if (*have)
+						thread_fail("add_unique of key %lu added a node; it had %d", k, *have);
+					*have = 1;
+				} else {
 					check_live(obj_of(r), "add_unique's winner");
+					if (!*have)
+						thread_fail("add_unique of absent key %lu found node %llu", k,
+							    (unsigned long long)obj_of(r)->id);
 					obj_free_now(o);
 				}
 			} else if (op < 8) {
 				struct obj *o = obj_new(k);
 				struct rcu_lfht_node *r = rcu_lfht_add_replace(t_ht, key_hash(k), match_key, &k, &o->node);
+				if (!r != !*have)
+					thread_fail("add_replace of key %lu (%d nodes) replaced %p", k, *have, (void *)r);
 				if (r)
 					obj_retire(obj_of(r));
-			} else if (op < 9) {
+				else
+					*have = 1;
+			} else if (op < 9 && *have < 3) {
 				struct obj *o = obj_new(k);
 				rcu_lfht_add(t_ht, key_hash(k), &o->node);
+				(*have)++;
 			} else {
 				rcu_lfht_lookup(t_ht, key_hash(k), match_key, &k, &it);
-				if (it.node && rcu_lfht_del(t_ht, it.node) == 0)
+				if (!it.node != !*have)
+					thread_fail("lookup of key %lu (%d nodes) found %p (%lu buckets)", k, *have,
+						    (void *)it.node, rcu_lfht_buckets(t_ht));
+				if (it.node) {
+					if (rcu_lfht_del(t_ht, it.node) != 0)
+						thread_fail("del of key %lu, which only this thread deletes, failed", k);
 					obj_retire(obj_of(it.node));
+					(*have)--;
+				}
 			}
 		}
 		rcu_read_unlock();
@@ -555,7 +581,7 @@ static void *t_resizer(void *arg)
 		rcu_lfht_resize(t_ht, 1ul << (test_rand(&seed) % 15));
 		resizes++;
 		test_block_begin();
-		test_sleep_us((long)(test_rand(&seed) % 3000));
+		test_sleep_us((long)(test_rand(&seed) % 500));
 		test_block_end();
 	}
 	atomic_fetch_add(&t_resizes, resizes);
@@ -580,7 +606,7 @@ static void torture_run(bool bad, long ms)
 	for (int i = 0; i < T_READERS; i++)
 		cr_assert_eq(pthread_create(&r[i], NULL, t_reader, (void *)(uintptr_t)(11 + i)), 0);
 	for (int i = 0; i < T_UPDATERS; i++)
-		cr_assert_eq(pthread_create(&u[i], NULL, t_updater, (void *)(uintptr_t)(101 + i)), 0);
+		cr_assert_eq(pthread_create(&u[i], NULL, t_updater, (void *)(uintptr_t)(100 * T_UPDATERS + i)), 0);
 	cr_assert_eq(pthread_create(&z, NULL, t_resizer, (void *)(uintptr_t)7), 0);
 	test_block_begin();
 	test_sleep_us(ms * 1000);
@@ -787,16 +813,22 @@ static void race_run(bool replace_mode, bool bad, long rounds)
 	cr_assert_eq(atomic_load(&objs_live), 0);
 }
 
+#if defined(RCU_DEBUG_DELAY)
+#define RACE_ROUNDS 300 /* each round waits out the delays of every thread */
+#else
+#define RACE_ROUNDS 1500
+#endif
+
 Test(lfht, add_unique_race_exactly_one_wins, .timeout = 120)
 {
-	race_run(false, false, test_rounds(1500));
-	race_run(false, true, test_rounds(500));
+	race_run(false, false, test_rounds(RACE_ROUNDS));
+	race_run(false, true, test_rounds(RACE_ROUNDS / 3));
 }
 
 Test(lfht, add_replace_race_each_node_replaced_once, .timeout = 120)
 {
-	race_run(true, false, test_rounds(1500));
-	race_run(true, true, test_rounds(500));
+	race_run(true, false, test_rounds(RACE_ROUNDS));
+	race_run(true, true, test_rounds(RACE_ROUNDS / 3));
 }
 
 /* >>auto_resize: growth and shrinking by the counters, with readers running */
