@@ -93,12 +93,12 @@
  * that finds at most one node per 8 buckets asks for the power of two at or above twice the
  * count. Only accounting shrinks a table. The bounds min (1) and max_nr_buckets always hold.
  *
- * Memory ordering. Labels H1..H10; each atomic names its order, and the prose at each says what
+ * Memory ordering. Labels H1..H9; each atomic names its order, and the prose at each says what
  * it pairs with. H1 and H5 (release) publish a node before it is reachable; H2 (consume) is every
  * walker's load of a link; H3/H4 publish a bucket level before the count that makes readers use
- * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 hands the table between
- * destroy and the resize callback; H10 hands resize requests to the callback; the counters
- * (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
+ * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 is the resize_state word, which
+ * hands resize requests to the callback and the table between destroy and the callback; the
+ * counters (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
  * consistent read-modify-write and, as in liburcu, a full memory barrier before and after it:
  * on x86 the locked instruction is one; elsewhere a fence on each side (rcu__lfht_mb()).
  *
@@ -153,7 +153,7 @@ struct rcu__lfht_slot {
 	char pad[RCU_CACHE_LINE - 2 * sizeof(unsigned long)];
 };
 
-/* resize_state bits (H9, H10). */
+/* resize_state bits (H9). */
 enum rcu__lfht_resize_state {
 	RCU__LFHT_QUEUED = 1,  /* the resize callback is queued or running */
 	RCU__LFHT_AGAIN = 2,   /* a request came after the callback's last look at the target */
@@ -176,7 +176,7 @@ struct rcu_lfht {
 	unsigned long max_buckets;        /* a power of two */
 	unsigned long first_buckets;      /* bucket nodes in the first array: a power of two >= 2 */
 	unsigned long resize_target;      /* (atomic) the size the resizer works towards */
-	int32_t resize_state;             /* (atomic) enum rcu__lfht_resize_state (H9, H10) */
+	int32_t resize_state;             /* (atomic) enum rcu__lfht_resize_state (H9) */
 	unsigned long slot_mask;          /* counter slots - 1 (0 without accounting) */
 	long count;                       /* (atomic) committed node count (accounting) */
 	struct rcu__lfht_slot *slots;     /* split counters (NULL without accounting) */
@@ -188,7 +188,7 @@ struct rcu_lfht {
 	void *level_mem[RCU__LFHT_BITS + 1]; /* each level's own array (NULL: none, or the first array) */
 	void *first_mem;                  /* the first array */
 	void *slots_mem;                  /* what was allocated for `slots` */
-	struct rcu_head resize_head;      /* the resize callback's (H10) */
+	struct rcu_head resize_head;      /* the resize callback's (H9) */
 };
 
 /* >>internals --------------------------------------------------------------------------------- */
@@ -547,13 +547,13 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 			}
 		}
 		rcu__store(&node->next, rcu__lfht_ptr(pos.link), RCU__RELAXED);
+		struct rcu_lfht_node *expected = pos.link;
 		RCU__DELAY();
 		/*
 		 * H1: link node behind pos.prev: release (seq_cst, for the caller's barrier), so that
 		 * a walker that reaches node sees it and the caller's object initialised; pairs with H2.
 		 * It fails if prev was marked or its link changed since the walk read it: walk again.
 		 */
-		struct rcu_lfht_node *expected = pos.link;
 		if (rcu__cas(&pos.prev->next, &expected, rcu__lfht_link(node, rcu__lfht_flags(pos.link)),
 			     RCU__SEQ_CST, RCU__RELAXED))
 			break;
@@ -704,7 +704,7 @@ RCU__WEAK int RCU__LFHT_SYM(del)(struct rcu_lfht *ht, unsigned long size, struct
 {
 	RCU__DELAY();
 	struct rcu_lfht_node *link = rcu__load(&node->next, RCU__RELAXED);
-	do {
+	for (;;) {
 		if (rcu__lfht_flags(link) & RCU__LFHT_REMOVED)
 			return -ENOENT;
 		/*
@@ -712,7 +712,9 @@ RCU__WEAK int RCU__LFHT_SYM(del)(struct rcu_lfht *ht, unsigned long size, struct
 		 * frozen (every other CAS on it now fails). seq_cst for the caller's barrier; the table
 		 * needs only the atomicity: the walk below reads links with H2.
 		 */
-	} while (!rcu__cas(&node->next, &link, rcu__lfht_link(link, RCU__LFHT_REMOVED), RCU__SEQ_CST, RCU__RELAXED));
+		if (rcu__cas(&node->next, &link, rcu__lfht_link(link, RCU__LFHT_REMOVED), RCU__SEQ_CST, RCU__RELAXED))
+			break;
+	}
 	struct rcu__lfht_pos pos;
 	unsigned long rev = node->reverse_hash;
 	RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, rcu__lfht_reverse(rev) & (size - 1)), rev, RCU__LFHT_AFTER_EQUAL, &pos);
@@ -831,7 +833,7 @@ static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long fro
 				RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, i - from), b->reverse_hash, RCU__LFHT_BUCKET_PLACE, &pos);
 				rcu__store(&b->next, rcu__lfht_link(rcu__lfht_ptr(pos.link), RCU__LFHT_BUCKET), RCU__RELAXED);
 				struct rcu_lfht_node *expected = pos.link;
-				/* H1, for a bucket node. */
+				/* H1, for a bucket node: release, as above; pairs with H2. */
 				if (rcu__cas(&pos.prev->next, &expected, rcu__lfht_link(b, rcu__lfht_flags(pos.link)),
 					     RCU__RELEASE, RCU__RELAXED))
 					break;
@@ -900,7 +902,7 @@ static inline bool rcu__lfht_grow(struct rcu_lfht *ht, unsigned long size, bool 
 static inline void rcu__lfht_shrink(struct rcu_lfht *ht, unsigned long size)
 {
 	unsigned long half = size / 2;
-	rcu__store(&ht->size, half, RCU__RELEASE); /* H3 (the halved count publishes nothing new) */
+	rcu__store(&ht->size, half, RCU__RELEASE); /* H3, though the halved count publishes nothing new */
 	/* Every update that read `size` (and may start from an upper bucket) has finished. */
 	synchronize_rcu();
 	rcu__lfht_free_pending(ht); /* unlinked before that grace period began */
@@ -939,12 +941,12 @@ RCU__WEAK void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht)
 	}
 }
 
-/* The resize callback (H10): resize while requests keep coming; free the table if destroyed. */
+/* The resize callback (H9): resize while requests keep coming; free the table if destroyed. */
 RCU__WEAK void RCU__LFHT_SYM(resize_cb)(struct rcu_head *head)
 {
 	struct rcu_lfht *ht = rcu_container_of(head, struct rcu_lfht, resize_head);
 	for (;;) {
-		/* H10: acquire: take the requests so far (and their targets); pairs with the kick's release. */
+		/* H9: acquire: take the requests so far (and their targets); pairs with the kick's release. */
 		rcu__lfht_fetch_and(&ht->resize_state, ~(int32_t)RCU__LFHT_AGAIN, RCU__ACQUIRE);
 		rcu__lfht_lock(ht);
 		RCU__LFHT_SYM(resize_locked)(ht);
@@ -980,7 +982,7 @@ RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, u
 			break;
 	}
 	/*
-	 * H10: kick: release, so that the callback that takes this request (its fetch_and, acquire)
+	 * H9: kick: release, so that the callback that takes this request (its fetch_and, acquire)
 	 * sees the target; queue the callback unless it is queued (then AGAIN makes it look again).
 	 */
 	int32_t old = rcu__lfht_fetch_or(&ht->resize_state, RCU__LFHT_QUEUED | RCU__LFHT_AGAIN, RCU__RELEASE);
