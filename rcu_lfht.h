@@ -174,6 +174,7 @@ struct rcu_lfht {
 	/* Updaters. */
 	int flags;                        /* RCU_LFHT_AUTO_RESIZE | RCU_LFHT_ACCOUNTING */
 	unsigned long max_buckets;        /* a power of two */
+	unsigned max_level;               /* rcu__lfht_level(max_buckets - 1): the highest level used */
 	unsigned long first_buckets;      /* bucket nodes in the first array: a power of two >= 2 */
 	unsigned long resize_target;      /* (atomic) the size the resizer works towards */
 	int32_t resize_state;             /* (atomic) enum rcu__lfht_resize_state (H9) */
@@ -217,10 +218,23 @@ static inline struct rcu_lfht_node *rcu__lfht_link(const struct rcu_lfht_node *n
 	return (struct rcu_lfht_node *)((uintptr_t)node | flags);
 }
 
-/* v with its bits in reverse order: the split order's key. */
+/*
+ * v with its bits in reverse order: the split order's key. Clang's builtin, or a byte swap and
+ * three swaps of bit groups; with RCU_C11_FENCES (a model checker's build, verify/genmc) shifts and
+ * masks only, as GenMC's interpreter has neither builtin. Every way computes the same function.
+ */
 static inline unsigned long rcu__lfht_reverse(unsigned long v)
 {
-#if defined(__clang__) && __SIZEOF_LONG__ == 8
+#if defined(RCU_C11_FENCES) && __SIZEOF_LONG__ == 8
+	uint64_t x = (uint64_t)v;
+	x = (x >> 32) | (x << 32);
+	x = ((x >> 16) & 0x0000ffff0000ffffull) | ((x & 0x0000ffff0000ffffull) << 16);
+	x = ((x >> 8) & 0x00ff00ff00ff00ffull) | ((x & 0x00ff00ff00ff00ffull) << 8);
+	x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+	x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+	x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+	return (unsigned long)x;
+#elif defined(__clang__) && __SIZEOF_LONG__ == 8
 	return __builtin_bitreverse64(v);
 #elif defined(__clang__)
 	return __builtin_bitreverse32(v);
@@ -262,13 +276,14 @@ static inline struct rcu_lfht_node *rcu__lfht_bucket(const struct rcu_lfht *ht, 
 	return (struct rcu_lfht_node *)(base + i * sizeof(struct rcu_lfht_node));
 }
 
-/*
- * H2: every walk loads links with consume (acquire in practice, free on x86 and Arm through the
- * address dependency): the node a link leads to is seen initialised. Pairs with H1 and H5 (the
- * releases that linked it) and H7 (the release that unlinked its predecessor).
- */
+/* A node's link, as every walk loads it. */
 static inline struct rcu_lfht_node *rcu__lfht_load_link(const struct rcu_lfht_node *node)
 {
+	/*
+	 * H2: consume (acquire in practice, free on x86 and on Arm through the address
+	 * dependency): the node the link leads to is seen initialised. Pairs with H1 and H5 (the
+	 * releases that linked it) and H7 (the release that unlinked its predecessor).
+	 */
 	return rcu__load(&node->next, RCU__CONSUME);
 }
 
@@ -346,13 +361,24 @@ restart:;
 			 * successor through prev sees it initialised (we saw it through n's link, H2,
 			 * and pass that on); pairs with H2.
 			 */
-			if (rcu__cas(&prev->next, &link, past, RCU__RELEASE, RCU__CONSUME)) {
+			if (rcu__cas(&prev->next, &link, past, RCU__RELEASE, RCU__RELAXED)) {
 				link = past;
 				continue;
 			}
+			/*
+			 * H7: prev's link changed (an insert behind prev, another unlink, a mark) and
+			 * may lead to a node this thread has never synchronised with. The failed CAS
+			 * read it relaxed: C11 wants a failure order no stronger than the success's
+			 * (acquire and release are not comparable), and GenMC gives a failed CAS the
+			 * read half of the success order, so a consume failure order would be neither
+			 * portable nor checked. Load it again with H2's order before following it;
+			 * pairs with the release (H1, H5, H7) that wrote it. GenMC: verify/genmc/lfht.c,
+			 * test unlink_race (which fails without this load's consume).
+			 */
+			link = rcu__load(&prev->next, RCU__CONSUME);
 			if (rcu__lfht_flags(link) & RCU__LFHT_REMOVED)
 				goto restart; /* prev was marked meanwhile: it may be gone from the list */
-			continue;     /* prev's link changed: go on from what it holds now */
+			continue;     /* go on from what prev holds now */
 		}
 		if (n->reverse_hash == rev &&
 		    (place == RCU__LFHT_BUCKET_PLACE ||
@@ -486,7 +512,7 @@ static inline void rcu_lfht_next(struct rcu_lfht *ht, struct rcu_lfht_iter *iter
 static inline void rcu_lfht_first(struct rcu_lfht *ht, struct rcu_lfht_iter *iter)
 {
 	RCU__LFHT_CHECK_READER("rcu_lfht_first()");
-	iter->next = rcu__lfht_load_link(rcu__lfht_bucket(ht, 0)); /* H2: bucket 0 is never removed */
+	iter->next = rcu__lfht_load_link(rcu__lfht_bucket(ht, 0)); /* with H2; bucket 0 is never removed */
 	rcu_lfht_next(ht, iter);
 }
 
@@ -689,6 +715,12 @@ RCU__WEAK int RCU__LFHT_SYM(replace)(struct rcu_lfht *ht, unsigned long size, st
 		 * H5: release (seq_cst, for the caller's barrier): node is initialised before a walker
 		 * reaches it through old's link; pairs with H2. The same write marks old, so a walker
 		 * on old either reads the old link (and takes old) or the new one (skips old, takes node).
+		 * Failure: relaxed, though the retry copies the link it read (old's new successor) into
+		 * node and our find below follows it: the CAS that succeeds is a read-modify-write of
+		 * old's link, so it continues the release sequence of the store (H1, H5, H7) that wrote
+		 * that successor, and whoever reads it with H2 (our find, before its H7, included)
+		 * synchronises with that store. GenMC: verify/genmc/lfht.c, test replace, which takes
+		 * the retry; lfht.sh checks it also with H5's own acquire taken away (H5:release).
 		 */
 		if (rcu__cas(&old->next, &old_next, rcu__lfht_link(node, RCU__LFHT_REMOVED), RCU__SEQ_CST, RCU__RELAXED))
 			break;
@@ -870,12 +902,11 @@ static inline void rcu__lfht_unlink_buckets(struct rcu_lfht *ht, unsigned long f
 /* Free the arrays of levels that a shrink unlinked; a grace period has passed since. */
 static inline void rcu__lfht_free_pending(struct rcu_lfht *ht)
 {
-	for (unsigned l = 0; l < RCU__LFHT_BITS; l++)
-		if ((ht->pending_free >> l) & 1u) {
-			free(ht->level_mem[l]);
-			ht->level_mem[l] = NULL;
-		}
-	ht->pending_free = 0;
+	for (; ht->pending_free; ht->pending_free &= ht->pending_free - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(ht->pending_free);
+		free(ht->level_mem[l]);
+		ht->level_mem[l] = NULL;
+	}
 }
 
 /* Double the buckets from `size`; false if the level's array cannot be allocated. */
@@ -1035,7 +1066,7 @@ RCU__WEAK void RCU__LFHT_SYM(resize)(struct rcu_lfht *ht, unsigned long new_size
 
 RCU__WEAK void RCU__LFHT_SYM(free)(struct rcu_lfht *ht)
 {
-	for (unsigned l = 0; l <= RCU__LFHT_BITS; l++)
+	for (unsigned l = 0; l <= ht->max_level; l++)
 		free(ht->level_mem[l]);
 	free(ht->first_mem);
 	free(ht->slots_mem);
@@ -1057,15 +1088,30 @@ RCU__WEAK struct rcu_lfht *RCU__LFHT_SYM(new)(unsigned long init_size, unsigned 
 		max_nr_buckets = min_nr_alloc_buckets;
 	if (init_size > max_nr_buckets)
 		init_size = max_nr_buckets;
-	struct rcu_lfht *ht = (struct rcu_lfht *)calloc(1, sizeof *ht);
+	struct rcu_lfht *ht = (struct rcu_lfht *)malloc(sizeof *ht);
 	if (!ht)
 		return NULL;
+	ht->max_level = rcu__lfht_level(max_nr_buckets - 1);
+	for (unsigned l = 0; l <= ht->max_level; l++) { /* the levels used; no memset: GenMC has none */
+		ht->level_base[l] = 0;
+		ht->level_mem[l] = NULL;
+	}
+	ht->resize_state = 0;
+	ht->slot_mask = 0;
+	ht->count = 0;
+	ht->slots = NULL;
+	ht->slots_mem = NULL;
+	ht->pending_free = 0;
 	ht->flags = flags;
 	ht->max_buckets = max_nr_buckets;
 	ht->first_buckets = min_nr_alloc_buckets < 2 ? 2 : min_nr_alloc_buckets;
 	ht->first_mem = malloc(ht->first_buckets * sizeof(struct rcu_lfht_node));
 	if (flags & RCU_LFHT_ACCOUNTING) {
+#if defined(_SC_NPROCESSORS_CONF)
 		long cpus = sysconf(_SC_NPROCESSORS_CONF);
+#else
+		long cpus = 16; /* not POSIX: a guess where the C library does not say */
+#endif
 		unsigned long n = rcu__lfht_pow2(4 * (unsigned long)(cpus > 0 ? cpus : 16));
 		if (n > 4096)
 			n = 4096;
