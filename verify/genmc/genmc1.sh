@@ -9,7 +9,8 @@
 #   <verdict> <executions> <blocked> <seconds> <what GenMC reported>
 # where verdict is "verified", "error" (an assertion, a race, a liveness violation, a memory
 # error) or "broken" (GenMC could not run: compilation, timeout, a crash). GENMC is the binary;
-# GENMC_TIMEOUT (seconds, default 1800) bounds one run.
+# GENMC_TIMEOUT (seconds, default 1800) bounds one run; GENMC_HARNESS another harness than
+# harness.c (lfht.sh: lfht.c, the hash table's).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$1 model=$2 test=$3 flavour=$4 readers=$5 unroll=$6
@@ -29,7 +30,7 @@ run() {
 	# are never reached. --disable-warn-on-unfreed-memory: the tests leave nodes to the process end.
 	timeout --foreground "${GENMC_TIMEOUT:-1800}" "$GENMC" "-$model" --disable-estimation --disable-warn-on-unfreed-memory \
 		-unroll="$unroll" "${opts[@]}" -- -w "-DRCU_FLAVOUR_$flavour" "-DTEST_$test" "-DREADERS=$readers" \
-		"${cflags[@]}" -I "$here/include" -I "$dir" "$here/harness.c" >"$out" 2>&1
+		"${cflags[@]}" -I "$here/include" -I "$dir" "${GENMC_HARNESS:-$here/harness.c}" >"$out" 2>&1
 	rc=$?
 }
 run

@@ -8,6 +8,7 @@
 #include "rculist.h"
 #include "rculfqueue.h"
 #include "rculfstack.h"
+#include "rculfhash.h"
 #include "wfqueue.h"
 #include "wfcqueue.h"
 #include "wfstack.h"

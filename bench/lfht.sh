@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: 0BSD
+# bench/lfht.sh: rcu_lfht.h against liburcu's rculfhash (bench/lfht.c): medians of interleaved
+# runs, ratios ours / liburcu, and the read path's instructions per lookup (callgrind).
+#
+#   bench/lfht.sh BUILD_DIR                 qsbr and memb, 5 runs of 1 s per figure
+#   LFHT_FLAVOURS="qsbr memb mb bp" LFHT_RUNS=7 LFHT_SECONDS=2 LFHT_THREADS=2 bench/lfht.sh build
+#   LFHT_CALLGRIND=0 bench/lfht.sh build    without the instruction counts
+#
+# Prints Markdown tables. Timings on a machine shared with other work are noisy: the callgrind
+# counts are the repeatable figures. The liburcu columns appear when the build has them
+# (-Dliburcu_new=PREFIX for the newest; Debian's liburcu-dev for the system's).
+set -u
+build=${1:?usage: bench/lfht.sh BUILD_DIR}
+b=$build/bench
+flavours=${LFHT_FLAVOURS:-qsbr memb}
+runs=${LFHT_RUNS:-5}
+secs=${LFHT_SECONDS:-1}
+threads=${LFHT_THREADS:-2}
+workloads="lookup readmostly update update-auto grow"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+fmt() { awk -v a="$1" 'BEGIN { if (a == "-") print "-"; else if (a >= 1e6) printf "%.2f M", a / 1e6; else printf "%.0f k", a / 1e3 }'; }
+
+impls() { # the executables present for flavour $1, ours first
+	for i in ours urcu-new urcu-sys; do
+		[ -x "$b/lfht-bench-$i-$1" ] && echo "$i"
+	done
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "rcu_lfht.h against liburcu's rculfhash: $runs interleaved runs of $secs s per figure, $threads threads, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+echo
+for f in $flavours; do
+	list=$(impls "$f")
+	for r in $(seq "$runs"); do
+		for w in $workloads; do
+			for i in $list; do
+				"$b/lfht-bench-$i-$f" "$w" "$secs" "$threads" >>"$tmp/$f-$i-$w" 2>&1
+			done
+		done
+	done
+	echo "### $f (medians; ratios ours / liburcu: higher is better)"
+	echo
+	head="| workload | figure |"
+	sep="| --- | --- |"
+	for i in $list; do head="$head $i |"; sep="$sep ---: |"; done
+	for i in $list; do [ "$i" != ours ] && head="$head ours / $i |" && sep="$sep ---: |"; done
+	echo "$head"
+	echo "$sep"
+	for w in $workloads; do
+		case $w in
+		lookup) figs="lookups/s" ;;
+		readmostly) figs="lookups/s updates/s" ;;
+		grow) figs="adds/s dels/s" ;;
+		*) figs="updates/s" ;;
+		esac
+		for fig in $figs; do
+			row="| $w | $fig |"
+			declare -A med=()
+			for i in $list; do
+				med[$i]=$(grep -h "^$w " "$tmp/$f-$i-$w" | while read -r line; do echo "$line" | field "${fig//\//\\/}"; done | median)
+				row="$row $(fmt "${med[$i]}") |"
+			done
+			for i in $list; do [ "$i" != ours ] && row="$row $(ratio "${med[ours]}" "${med[$i]}") |"; done
+			echo "$row"
+			unset med
+		done
+	done
+	echo
+done
+
+if [ "${LFHT_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
+	echo "### Instructions per lookup (callgrind, 65536 lookups in one read-side section, the key's hash included; lower is better)"
+	echo
+	echo "| flavour | implementation | present key | absent key |"
+	echo "| --- | --- | ---: | ---: |"
+	for f in $flavours; do
+		for i in $(impls "$f"); do
+			row="| $f | $i |"
+			for fn in bench_lookup_loop bench_miss_loop; do
+				valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" --toggle-collect=$fn \
+					"$b/lfht-bench-$i-$f" callgrind >/dev/null 2>&1
+				ir=$(sed -n 's/^summary: //p; s/^totals: //p' "$tmp/cg" | head -1 | awk '{ print $1 }')
+				row="$row $(awk -v a="$ir" 'BEGIN { printf "%.1f", a / 65536 }') |"
+			done
+			echo "$row"
+		done
+	done
+	echo
+fi
+
+echo "### Memory"
+echo
+for f in $(echo "$flavours" | cut -d' ' -f1); do
+	for i in $(impls "$f"); do
+		"$b/lfht-bench-$i-$f" memory
+	done
+done
