@@ -216,35 +216,10 @@ test_urcu_multiflavor_single_unit|-|$multi
 test_urcu_multiflavor_single_unit_cxx|-|$multi
 test_urcu_multiflavor_single_unit_dynlink|-|$multi
 test_urcu_multiflavor_single_unit_dynlink_cxx|-|$multi
-test_build|-|$multi; also the hash table and the queues
-test_build_cxx|-|$multi; also the hash table and the queues
-test_build_dynlink|-|$multi; also the hash table and the queues
-test_build_dynlink_cxx|-|$multi; also the hash table and the queues
-test_urcu_hash|urcu/rculfhash.h|the RCU hash table (cds_lfht), being written
-test_lfstack|urcu/lfstack.h|the lock-free stack (cds_lfs), being written
-test_wfcqueue|urcu/wfcqueue.h|the wait-free queue (cds_wfcq), being written
-test_wfqueue|urcu/wfqueue.h|the wait-free queue (cds_wfq), being written
-test_wfstack|urcu/wfstack.h|the wait-free stack (cds_wfs), being written
-test_urcu_lfq|urcu/rculfqueue.h|urcu/cds.h: the queues and stacks and the hash table, being written
-test_urcu_lfq_dynlink|urcu/rculfqueue.h|urcu/cds.h: the queues and stacks and the hash table, being written
-test_urcu_lfs|urcu/rculfhash.h|urcu/cds.h: the queues and stacks and the hash table, being written
-test_urcu_lfs_dynlink|urcu/rculfhash.h|urcu/cds.h: the queues and stacks and the hash table, being written
-test_urcu_lfs_rcu|urcu/rculfhash.h|urcu/cds.h: the queues and stacks and the hash table, being written
-test_urcu_lfs_rcu_dynlink|urcu/rculfhash.h|urcu/cds.h: the queues and stacks and the hash table, being written
-test_urcu_wfq|urcu/wfqueue.h|the wait-free queue (cds_wfq), being written
-test_urcu_wfq_dynlink|urcu/wfqueue.h|the wait-free queue (cds_wfq), being written
-test_urcu_wfcq|urcu/wfcqueue.h|the wait-free queue (cds_wfcq), being written
-test_urcu_wfcq_dynlink|urcu/wfcqueue.h|the wait-free queue (cds_wfcq), being written
-test_urcu_wfs|urcu/wfstack.h|the wait-free stack (cds_wfs), being written
-test_urcu_wfs_dynlink|urcu/wfstack.h|the wait-free stack (cds_wfs), being written
-rcutorture_urcu_membarrier|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_membarrier_cxx|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_mb|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_mb_cxx|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_qsbr|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_qsbr_cxx|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_bp|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
-rcutorture_urcu_bp_cxx|urcu/wfstack.h|liburcu's src/urcu-wait.h, which rcutorture includes, needs urcu/wfstack.h (being written)
+test_build|-|$multi
+test_build_cxx|-|$multi
+test_build_dynlink|-|$multi
+test_build_dynlink_cxx|-|$multi
 EOF
 }
 
