@@ -7,7 +7,8 @@
 #   scripts/test.sh --slow     the long runs (torture, stress) as well
 #   scripts/test.sh --musl     the same built against musl (musl-gcc, scripts/musl.ini), on
 #                              test/runner.h, without the doc checks (they are the host's)
-#   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM, 2 readers): verify/genmc/run.sh
+#   scripts/test.sh --genmc    GenMC on rcu.h itself (RC11 and IMM, 2 readers): verify/genmc/run.sh,
+#                              then on rcu_lfht.h: verify/genmc/lfht.sh
 #   scripts/test.sh --genmc-deep  the same with 3 readers (long)
 #   scripts/test.sh --stress   the fork, callback, SRCU, registration and torture programs again and
 #                              again under CPU load that the script starts itself (one spinning
@@ -151,7 +152,7 @@ default) run build slow -- -- ;;
 	-Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized ;;
 --musl) run_musl ;;
 --stress) run_stress build ;;
---genmc) exec verify/genmc/run.sh ;;
+--genmc) verify/genmc/run.sh && exec verify/genmc/lfht.sh ;;
 --liburcu) # 77 is its skip (no liburcu source beside the repository): not a failure.
 	liburcu_rc=0
 	scripts/liburcu-tests.sh || liburcu_rc=$?
@@ -167,6 +168,9 @@ default) run build slow -- -- ;;
 	# GenMC: 77 is its skip (no GenMC and no ../shared to build it from); anything else fails.
 	genmc_rc=0
 	verify/genmc/run.sh || genmc_rc=$?
+	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
+	genmc_rc=0
+	verify/genmc/lfht.sh || genmc_rc=$?
 	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
 	"$0" --liburcu
 	python3 - build build-asan build-tsan build-musl <<'PY'
