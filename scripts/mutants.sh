@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: 0BSD
 # The logic-mutant check of rcu.h (docs/mutants.md): small bugs of registration, SRCU slots,
 # batching, polled cookies, wake-ups, fork handlers and list poisoning, each applied to a copy of
 # rcu.h; the test programs listed for it must fail. The list is verify/mutants/mutants.py.

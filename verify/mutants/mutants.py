@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: 0BSD
 # The logic mutants of rcu.h (issue #18): small, realistic bugs in the code that is not about
 # memory order (verify/genmc/mutate.py covers the orders). scripts/mutants.sh applies each one to
 # a copy of rcu.h, builds the test programs listed for it, runs them, and reports the first one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: 0BSD
 """The logic-mutant check of rcu.h (issue #18); scripts/mutants.sh runs it, docs/mutants.md explains it.
 
 Copies the project's tree to a temporary folder once, sets up one meson build there, builds and runs
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
