@@ -874,3 +874,50 @@ Test(grace_period, looping_callers_share_grace_periods, .timeout = 100)
 		"%ld overlapping calls cost %llu grace periods: callers do not share", calls,
 		(unsigned long long)gps);
 }
+
+/* ---- issue #18, logic mutants (docs/mutants.md): survivors of the first run ----------------------- */
+
+/*
+ * The outermost rcu_read_unlock() of a nest ends the section, in a thread that stays registered
+ * afterwards. nested_sections_are_one_section's reader unregisters right after its outer unlock,
+ * which clears its slot whatever the count says; mutant read-unlock-nesting-not-restored (a
+ * nested unlock that does not decrement the count, so the outer unlock never clears the slot)
+ * passed it. Here the reader stays registered and outside any section.
+ */
+static struct {
+	_Atomic int left, release;
+} nest_end;
+
+static void *nest_then_stay(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_read_lock();
+	rcu_read_lock();
+	rcu_read_unlock();
+	rcu_read_lock();
+	rcu_read_unlock();
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	atomic_store(&nest_end.left, 1);
+	test_block_begin();
+	while (!atomic_load(&nest_end.release))
+		test_sleep_us(200);
+	test_block_end();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+Test(grace_period, the_outermost_unlock_ends_a_nest, .timeout = 60)
+{
+	pthread_t r;
+	cr_assert_eq(pthread_create(&r, NULL, nest_then_stay, NULL), 0);
+	cr_assert(test_wait_flag(&nest_end.left, TEST_LIVENESS_MS));
+	struct test_async_sync s;
+	test_async_sync_start(&s, 0);
+	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS),
+		"synchronize_rcu() hung: a registered thread left its nested section, and its slot stayed set");
+	atomic_store(&nest_end.release, 1);
+	pthread_join(r, NULL);
+	pthread_join(s.thread, NULL);
+}

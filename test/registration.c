@@ -529,3 +529,142 @@ Test(registration, qsbr_online_thread_holds_until_online_again, .timeout = 60)
 	qsbr_silent_online_case(3, "rcu_thread_online() while online (a quiescent state)");
 }
 #endif
+
+/* ---- issue #18, logic mutants (docs/mutants.md): survivors of the first run ----------------------- */
+
+/*
+ * A thread that read an SRCU domain before registering is already in the registry (adopted):
+ * rcu_register_thread() must not link it a second time. Linked again as the registry's head, its
+ * record pointed at itself and the readers behind it were lost: a grace period either missed an
+ * older reader or went round the loop for ever (mutant register-relinks-adopted, which
+ * srcu/updaters_wait_for_all_old_readers_and_only_them missed: there the thread unregistered at
+ * once, which took it out of the loop).
+ */
+DEFINE_STATIC_SRCU(reg_adopt_dom);
+static struct {
+	_Atomic int registered, release;
+} reg_adopt;
+
+static void *read_srcu_then_register(void *arg)
+{
+	(void)arg;
+	int idx = srcu_read_lock(&reg_adopt_dom); /* adopted: joins the registry as its head */
+	srcu_read_unlock(&reg_adopt_dom, idx);
+	rcu_register_thread();
+	atomic_store(&reg_adopt.registered, 1);
+	test_block_begin();
+	while (!atomic_load(&reg_adopt.release))
+		test_sleep_us(200);
+	test_block_end();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+Test(registration, adopted_thread_that_registers_keeps_the_registry_whole, .timeout = 60)
+{
+	pthread_t holder, t;
+	cr_assert(test_holder_start(&holder), "the holder did not enter its section");
+	start_thread(&t, read_srcu_then_register, NULL);
+	cr_assert(test_wait_flag(&reg_adopt.registered, TEST_LIVENESS_MS));
+	struct test_async_sync s;
+	test_async_sync_start(&s, 0);
+	test_sleep_us(50 * 1000);
+	cr_assert(!atomic_load(&s.returned),
+		"synchronize_rcu() returned while an older reader was inside, after an adopted thread registered");
+	atomic_store(&test_holder.release, 1); /* not joined yet: a registry loop would hang its unregister */
+	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS),
+		"synchronize_rcu() hung after the reader left, after an adopted thread registered");
+	pthread_join(holder, NULL);
+	atomic_store(&reg_adopt.release, 1);
+	pthread_join(t, NULL);
+	pthread_join(s.thread, NULL);
+	assert_synchronize_returns("after both threads left");
+}
+
+/*
+ * A registered thread outside any section may call synchronize_rcu() while other registered
+ * threads exist (registered_thread_may_synchronize is alone in the registry, where no scan runs).
+ * QSBR: the online caller goes offline for the wait, or it would wait for itself (mutant
+ * qsbr-wait-does-not-go-offline).
+ */
+static struct {
+	_Atomic int idle, release, done, ongoing_after;
+} beside;
+
+static void *idle_registered(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	atomic_store(&beside.idle, 1);
+	test_block_begin();
+	while (!atomic_load(&beside.release))
+		test_sleep_us(200);
+	test_block_end();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *synchronize_beside(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	synchronize_rcu();
+	synchronize_rcu();
+	atomic_store(&beside.ongoing_after, rcu_read_ongoing());
+	atomic_store(&beside.done, 1);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+Test(registration, registered_thread_may_synchronize_beside_other_readers, .timeout = 60)
+{
+	pthread_t idle, t;
+	start_thread(&idle, idle_registered, NULL);
+	cr_assert(test_wait_flag(&beside.idle, TEST_LIVENESS_MS));
+	start_thread(&t, synchronize_beside, NULL);
+	cr_assert(test_wait_flag(&beside.done, TEST_LIVENESS_MS),
+		"synchronize_rcu() from a registered thread outside any section, beside another registered thread, did not return");
+	pthread_join(t, NULL);
+#if defined(RCU_FLAVOUR_QSBR)
+	cr_assert(atomic_load(&beside.ongoing_after), "QSBR: the caller is not online again after synchronize_rcu()");
+#endif
+	atomic_store(&beside.release, 1);
+	pthread_join(idle, NULL);
+}
+
+#if defined(RCU_FLAVOUR_QSBR)
+/*
+ * rcu_quiescent_state() in an offline thread has no effect (api.md): the thread stays offline and
+ * holds up no grace period while it blocks. Mutant qsbr-quiescent-state-while-offline-goes-online
+ * stored the current grace period in its slot, which silently put it online.
+ */
+static struct {
+	_Atomic int ready, proceed, ongoing;
+} qs_off;
+
+static void *qsbr_offline_reporter(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_thread_offline();
+	rcu_quiescent_state();
+	atomic_store(&qs_off.ongoing, rcu_read_ongoing());
+	atomic_store(&qs_off.ready, 1);
+	while (!atomic_load(&qs_off.proceed))
+		test_sleep_us(200); /* offline: may block */
+	rcu_thread_online();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+Test(registration, qsbr_quiescent_state_while_offline_stays_offline, .timeout = 60)
+{
+	pthread_t t;
+	start_thread(&t, qsbr_offline_reporter, NULL);
+	cr_assert(test_wait_flag(&qs_off.ready, TEST_LIVENESS_MS));
+	cr_assert(!atomic_load(&qs_off.ongoing), "rcu_quiescent_state() put an offline thread online");
+	assert_synchronize_returns("an offline QSBR thread that called rcu_quiescent_state() holds up grace periods");
+	atomic_store(&qs_off.proceed, 1);
+	pthread_join(t, NULL);
+}
+#endif

@@ -778,3 +778,29 @@ Test(srcu, first_use_of_a_defined_domain_from_many_threads)
 	cr_assert(test_wait_flag(&s.returned, TEST_LIVENESS_MS));
 	pthread_join(s.thread, NULL);
 }
+
+/* ---- issue #18, logic mutants (docs/mutants.md): survivors of the first run ----------------------- */
+
+/*
+ * A section nests in the slot that serves its domain, whichever slot that is, and as deep as the
+ * program likes: every nested srcu_read_lock() returns that slot's index. With B in slot 1 (A holds
+ * slot 0), mutant srcu-fast-path-skips-slot-1 missed slot 1 and gave each nested lock of B a new
+ * slot: different indices, and an abort once RCU_SRCU_NESTING slots were used up.
+ */
+Test(srcu, a_domain_nests_in_its_own_slot_deeper_than_rcu_srcu_nesting, .timeout = 60)
+{
+	enum { DEPTH = RCU_SRCU_NESTING + 4 };
+	int ia = srcu_read_lock(&dom_a);
+	int ib[DEPTH];
+	for (int i = 0; i < DEPTH; i++)
+		ib[i] = srcu_read_lock(&dom_b);
+	cr_assert_neq(ia, ib[0], "two domains held at once share a slot");
+	for (int i = 1; i < DEPTH; i++)
+		cr_assert_eq(ib[i], ib[0], "nested srcu_read_lock() %d of a domain returned another slot's index", i);
+	for (int i = DEPTH - 1; i >= 0; i--)
+		srcu_read_unlock(&dom_b, ib[i]);
+	cr_assert(!srcu_read_lock_held(&dom_b));
+	synchronize_srcu(&dom_b);
+	srcu_read_unlock(&dom_a, ia);
+	synchronize_srcu(&dom_a);
+}
