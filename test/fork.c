@@ -1008,6 +1008,21 @@ static void hk_wait_taken(long n)
 		sleep_ms(1);
 }
 
+/* fork(); the child exits with child()'s code; the parent waits, then lets the stopped threads go.
+ * Returns the child's wait status. */
+static int hk_fork_then_release(int (*child)(void))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0)
+		_exit(child());
+	int status = 0;
+	cr_assert_eq(wait_child(pid, &status), pid);
+	atomic_store(&hk.release, 1);
+	return status;
+}
+
 static void *hk_reader(void *arg)
 {
 	(void)arg;
@@ -1090,15 +1105,8 @@ Test(fork, fork_catches_one_call_rcu_before_its_swap_and_one_before_its_link, .t
 	hk_wait(&hk.a_stopped);
 	cr_assert_eq(atomic_load(&hk.runs), 1, "only W has run before the fork");
 	/* 4. fork() */
-	fflush(NULL);
-	pid_t pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0)
-		_exit(hk_child());
-	int status = 0;
+	int status = hk_fork_then_release(hk_child);
 	char why[200] = "";
-	cr_assert_eq(wait_child(pid, &status), pid);
-	atomic_store(&hk.release, 1);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	pthread_join(r, NULL);
@@ -1199,15 +1207,8 @@ Test(fork, fork_tells_a_recorded_predecessor_from_a_swapped_one, .timeout = 60)
 		atomic_store(&stale.go_c, 1);
 		hk_wait(&hk.c_stopped);
 		hk_queue(HK_Y);
-		fflush(NULL);
-		pid_t pid = fork();
-		cr_assert_neq(pid, -1);
-		if (pid == 0)
-			_exit(stale_child());
-		int status = 0;
+		int status = hk_fork_then_release(stale_child);
 		char why[200] = "";
-		cr_assert_eq(wait_child(pid, &status), pid);
-		atomic_store(&hk.release, 1);
 		pthread_join(a, NULL);
 		pthread_join(b, NULL);
 		pthread_join(c, NULL);
