@@ -110,7 +110,8 @@ run_stress() { # run_stress <build dir>
 		spin+=($!)
 	done
 	# shellcheck disable=SC2064 # expand now: the pids are known
-	trap "kill ${spin[*]} 2>/dev/null; rm -rf '$out'" EXIT
+	# (set -e holds in the trap too: the spinners are usually reaped by then, so kill must not fail it)
+	trap "kill ${spin[*]} 2>/dev/null || :; rm -rf '$out'" EXIT
 	start=$(date +%s)
 	while :; do
 		now=$(date +%s)
