@@ -15,6 +15,8 @@ if [ "${1:-}" = "--smoke" ]; then
 	shift
 fi
 scripts/deps.sh
+# Meson prints its errors where its progress goes: keep both, and show them if it fails.
+quietly() { local out; out=$("$@" 2>&1) || { printf '%s\n' "$out" >&2; return 1; }; }
 # The benchmark's second liburcu peer, the newest liburcu, built once per machine by the script
 # beside the project when it is there; without it the benchmark says it is absent and carries on.
 urcu_new=
@@ -23,13 +25,13 @@ if [ -x "$peer" ]; then
 	urcu_new=$("$peer") || { echo "main.sh: $peer failed: the benchmark carries on without the newest liburcu" >&2; urcu_new=; }
 fi
 if [ ! -f build/build.ninja ]; then
-	meson setup build -Dliburcu_new="$urcu_new" >/dev/null
+	quietly meson setup build -Dliburcu_new="$urcu_new"
 else
 	current=$(meson introspect build --buildoptions | python3 -c \
 		'import json, sys; print(next((o["value"] for o in json.load(sys.stdin) if o["name"] == "liburcu_new"), ""))')
-	[ "$current" = "$urcu_new" ] || meson configure build -Dliburcu_new="$urcu_new" >/dev/null
+	[ "$current" = "$urcu_new" ] || quietly meson configure build -Dliburcu_new="$urcu_new"
 fi
-ninja -C build >/dev/null
+ninja -C build --quiet # compile errors show, progress lines do not
 # The default flavour on Linux; the example is built once per flavour as example-<name>-<flavour>.
 example=build/examples/example-quickstart-memb
 echo "== examples/quickstart.c (flavour memb): publishes two greetings, reads the second"
