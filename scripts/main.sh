@@ -15,6 +15,8 @@ if [ "${1:-}" = "--smoke" ]; then
 	shift
 fi
 scripts/deps.sh
+# Meson prints its errors where its progress goes: keep both, and show them if it fails.
+quietly() { local out; out=$("$@" 2>&1) || { printf '%s\n' "$out" >&2; return 1; }; }
 # The benchmark's second liburcu peer, the newest liburcu, built once per machine from its source
 # by scripts/liburcu-new.sh, which says where it looks (RCU_LIBURCU_SRC, or a userspace-rcu
 # tarball or tree beside the project). Without it the benchmark says it is absent and carries on.
@@ -27,13 +29,13 @@ else
 	echo "== the newest liburcu: no source (RCU_LIBURCU_SRC, or a userspace-rcu tarball beside the project: README.md); measuring without it"
 fi
 if [ ! -f build/build.ninja ]; then
-	meson setup build -Dliburcu_new="$urcu_new" >/dev/null
+	quietly meson setup build -Dliburcu_new="$urcu_new"
 else
 	current=$(meson introspect build --buildoptions | python3 -c \
 		'import json, sys; print(next((o["value"] for o in json.load(sys.stdin) if o["name"] == "liburcu_new"), ""))')
-	[ "$current" = "$urcu_new" ] || meson configure build -Dliburcu_new="$urcu_new" >/dev/null
+	[ "$current" = "$urcu_new" ] || quietly meson configure build -Dliburcu_new="$urcu_new"
 fi
-ninja -C build >/dev/null
+ninja -C build --quiet # compile errors show, progress lines do not
 # The default flavour on Linux; the example is built once per flavour as example-<name>-<flavour>.
 example=build/examples/example-quickstart-memb
 echo "== examples/quickstart.c (flavour memb): publishes two greetings, reads the second"

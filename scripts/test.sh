@@ -22,6 +22,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+# Meson prints its errors where its progress goes: keep both, and show them if it fails.
+quietly() { local out; out=$("$@" 2>&1) || { printf '%s\n' "$out" >&2; return 1; }; }
 
 # The closing line CI reads, counted from meson's log of this run.
 summary() { # summary <build dir>
@@ -54,7 +56,7 @@ for t in d["tests"]:
         for f in files.get(i, []): need.add(f)
 print("\n".join(sorted(need)))' "$@")
 	# shellcheck disable=SC2086 # one target a word
-	[ -z "$targets" ] || ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") >/dev/null
+	[ -z "$targets" ] || ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") --quiet
 }
 
 run() { # run <build dir> <suites to leave out...> -- <meson test args...> -- <meson setup args...>
@@ -66,10 +68,10 @@ run() { # run <build dir> <suites to leave out...> -- <meson test args...> -- <m
 	[ $# -gt 0 ] && shift
 	sargs=("$@")
 	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" "${sargs[@]}" >/dev/null
+		quietly meson setup "$dir" "${sargs[@]}"
 	fi
 	if [ "$dir" = build ]; then
-		ninja -C "$dir" >/dev/null # the main job's build: everything, benchmarks included
+		ninja -C "$dir" --quiet # the main job's build: everything, benchmarks included
 	else
 		build_for_tests "$dir" "${skip[@]}"
 	fi
@@ -92,9 +94,9 @@ run_musl() {
 # A failure is a defect to root-cause (docs/testing.md), never a flake: the run fails and shows it.
 run_stress() { # run_stress <build dir>
 	local dir budget=${STRESS_SECONDS:-420} jobs
-	dir=$(cd "$1" 2>/dev/null && pwd) || { meson setup "$1" >/dev/null && dir=$(cd "$1" && pwd); }
+	dir=$(cd "$1" 2>/dev/null && pwd) || { quietly meson setup "$1" && dir=$(cd "$1" && pwd); }
 	jobs=$(nproc 2>/dev/null || echo 2)
-	[ -f "$dir/build.ninja" ] || meson setup "$dir" >/dev/null
+	[ -f "$dir/build.ninja" ] || quietly meson setup "$dir"
 	local topics="fork call_rcu polled registration srcu srcu_domains srcu_fork torture torture_delay"
 	local progs=() t f
 	for t in $topics; do
@@ -102,7 +104,7 @@ run_stress() { # run_stress <build dir>
 			progs+=("test/$t-$f")
 		done
 	done
-	ninja -C "$dir" "${progs[@]}" >/dev/null
+	ninja -C "$dir" --quiet "${progs[@]}"
 	local out spin=() start now rounds=0 runs=0 failed=0
 	out=$(mktemp -d)
 	for _ in $(seq "$jobs"); do
