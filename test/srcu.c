@@ -877,6 +877,11 @@ static int kk_asleep_on(long tid, const void *word)
 
 Test(srcu, completing_a_grace_period_kicks_the_srcu_worker, .timeout = 60)
 {
+#if defined(TEST_TSAN)
+	/* TSan holds a signal back until the thread's next call that it intercepts; C sleeps in a
+	 * futex system call that TSan does not see, so step 2 never happens (the handler never runs). */
+	cr_skip_test("TSan does not deliver the signal that freezes the updater while it sleeps in futex()");
+#endif
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = kk_freeze;
@@ -886,7 +891,7 @@ Test(srcu, completing_a_grace_period_kicks_the_srcu_worker, .timeout = 60)
 	/* The worker runs (its start takes the registry lock, which C may hold when frozen). */
 	call_srcu(&dom_kick, &kk.w, kk_cb);
 	srcu_barrier(&dom_kick);
-	long tid;
+	long tid = 0;
 	cr_assert_eq(test_find_tasks("srcu-callbacks", &tid, 1, NULL), 1, "no SRCU worker");
 	/* 1. */
 	int idx = srcu_read_lock(&dom_kick);
