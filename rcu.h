@@ -890,6 +890,7 @@ void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
 enum rcu__test_point {
 	RCU__TP_ENQ_BEFORE_SWAP, /* rcu__enqueue(): predecessor recorded, tail not yet swapped */
 	RCU__TP_ENQ_BEFORE_LINK, /* rcu__enqueue(): tail swapped, predecessor not yet linked */
+	RCU__TP_BATCH_DETACHED,  /* process(): a batch detached from its queue, its cookie not yet taken */
 	RCU__TP_BATCH_TAKEN,     /* process(): a batch detached from its queue and recorded */
 };
 #if defined(RCU__TEST_HOOKS)
@@ -2762,6 +2763,7 @@ RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool 
 		pthread_mutex_lock(&gp->owner->take_lock);
 		struct rcu_head *last = rcu__cbq_detach(&gp->cbq);
 		RCU__DELAY();
+		RCU__TEST_HOOK(RCU__TP_BATCH_DETACHED);
 		gp->batch_cookie = RCU__SYM(snapshot)(gp);
 		rcu__store(&gp->batch_last, last, RCU__RELAXED);
 		rcu__store(&gp->batch_first, first, RCU__RELAXED);

@@ -16,7 +16,11 @@
  * rely on that assert it first. Worker threads never assert: they count what they saw, and the
  * test thread asserts on the counts. "Must return" checks are liveness bounds (TEST_LIVENESS_MS or the
  * test's .timeout), never timings.
+ *
+ * rcu.h's test hooks (RCU__TEST_HOOKS) stop the worker at a named point of a batch's take, so
+ * that one interleaving happens every run (the last test; rcu__test_hook() is defined there).
  */
+#define RCU__TEST_HOOKS
 #include <stddef.h>
 static void test_free(void *p);
 #define RCU_FREE(p) test_free(p)
@@ -1012,4 +1016,104 @@ Test(call_rcu, worker_is_named_and_blocks_every_signal, .timeout = 60)
 	rcu_barrier();
 	cr_assert_eq(test_find_tasks("rcu-callbacks", tids, 4, NULL), 1, "a second worker was started");
 	rcu_unregister_thread();
+}
+
+/* ---- a batch's cookie is taken after its detach -----------------------------------------------
+ * A batch waits for the grace period that its cookie names, taken once the chain is detached from
+ * the queue: every call_rcu() of the batch then happened before that grace period began. Taken
+ * before the detach, the cookie may name a grace period that begins, and ends, before a call_rcu()
+ * that still joins the batch, and the callback runs while a reader it must wait for is inside.
+ * The test hook RCU__TP_BATCH_DETACHED stops the worker between the two, every run:
+ *   1. W is queued; the worker takes it and stops at the hook (after the detach in rcu.h; in the
+ *      mutant `batch-cookie-before-detach`, docs/mutants.md, after a cookie taken too early and
+ *      before the detach).
+ *   2. The test thread runs a grace period (synchronize_rcu()); a reader enters after it; the
+ *      test thread queues X, which must wait for that reader, and lets the worker go.
+ *   3. The reader stays inside until X has run (wrong) or the worker has started the grace period
+ *      its batch waits for (get_state_synchronize_rcu() moves: right, as a batch with a cookie
+ *      taken now must wait for that reader, and X is not in it). Then it leaves.
+ * X must not have run while the reader was inside. With the cookie taken first, the batch is W
+ * and X, its grace period is the one of step 2, already over: X runs at once, the reader inside.
+ */
+static struct {
+	_Atomic int arm, stopped, release;   /* the worker's stop at RCU__TP_BATCH_DETACHED */
+	_Atomic int go, inside, leave;       /* the reader */
+	_Atomic int w_ran, x_ran, x_early;   /* X ran while the reader was inside */
+	struct rcu_head w, x;
+} cd;
+
+/* The first thread to reach RCU__TP_BATCH_DETACHED after cd.arm is set stops there until cd.release. */
+void rcu__test_hook(enum rcu__test_point point)
+{
+	int armed = 1;
+	if (point != RCU__TP_BATCH_DETACHED || !atomic_compare_exchange_strong(&cd.arm, &armed, 0))
+		return;
+	atomic_store(&cd.stopped, 1);
+	while (!atomic_load(&cd.release))
+		test_sleep_us(200);
+}
+
+static void cd_w_cb(struct rcu_head *h)
+{
+	(void)h;
+	atomic_fetch_add(&cd.w_ran, 1);
+}
+
+static void cd_x_cb(struct rcu_head *h)
+{
+	(void)h;
+	if (atomic_load(&cd.inside))
+		atomic_fetch_add(&cd.x_early, 1);
+	atomic_fetch_add(&cd.x_ran, 1);
+}
+
+static void *cd_reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	test_block_begin(); /* QSBR: offline until the section, so that step 2's grace period ends */
+	while (!atomic_load(&cd.go))
+		test_sleep_us(200);
+	test_block_end();
+	rcu_read_lock();
+	atomic_store(&cd.inside, 1);
+	while (!atomic_load(&cd.leave))
+		test_sleep_us(200); /* QSBR too: no quiescent state while inside */
+	atomic_store(&cd.inside, 0); /* before the unlock: X must never see it set */
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+Test(call_rcu, a_batch_takes_its_cookie_after_its_detach, .timeout = 60)
+{
+	rcu_barrier(); /* the worker runs and the queue is empty */
+	pthread_t r;
+	cr_assert_eq(pthread_create(&r, NULL, cd_reader, NULL), 0);
+	/* 1. The worker takes W and stops in the window. */
+	atomic_store(&cd.arm, 1);
+	call_rcu(&cd.w, cd_w_cb);
+	cr_assert(test_wait_flag(&cd.stopped, TEST_LIVENESS_MS), "the worker never took W");
+	/* 2. A grace period, a reader after it, X, and the worker goes on. */
+	synchronize_rcu();
+	atomic_store(&cd.go, 1);
+	cr_assert(test_wait_flag(&cd.inside, TEST_LIVENESS_MS), "the reader did not enter");
+	uint64_t state = get_state_synchronize_rcu();
+	call_rcu(&cd.x, cd_x_cb);
+	atomic_store(&cd.release, 1);
+	/* 3. Until X has run or the worker's grace period has begun (its wait is the reader's). */
+	uint64_t end = test_now_ns() + (uint64_t)TEST_LIVENESS_MS * 1000000u;
+	bool moved = false;
+	while (!atomic_load(&cd.x_ran) && !(moved = get_state_synchronize_rcu() != state) && test_now_ns() < end)
+		test_sleep_us(100);
+	atomic_store(&cd.leave, 1);
+	pthread_join(r, NULL);
+	rcu_barrier();
+	cr_assert_eq(atomic_load(&cd.x_early), 0,
+		"X ran while a reader that entered before its call_rcu() was inside: the batch's cookie "
+		"named a grace period that had ended before X joined the batch");
+	cr_assert(moved, "the worker neither ran X nor began a grace period for its batch");
+	cr_assert_eq(atomic_load(&cd.w_ran), 1);
+	cr_assert_eq(atomic_load(&cd.x_ran), 1);
 }

@@ -144,8 +144,9 @@ MUTANTS = [
          targets=T("call_rcu", "memb", "qsbr") + T("srcu", "memb")),
     dict(name="batch-cookie-before-detach", area="batching",
          bug="a batch's cookie is taken before the chain is detached, so callbacks queued between the two join a batch whose grace period may have begun before their call_rcu()",
-         old="\t\tstruct rcu_head *last = rcu__cbq_detach(&gp->cbq);\n\t\tRCU__DELAY();\n\t\tgp->batch_cookie = RCU__SYM(snapshot)(gp);\n",
-         new="\t\tgp->batch_cookie = RCU__SYM(snapshot)(gp);\n\t\tstruct rcu_head *last = rcu__cbq_detach(&gp->cbq);\n\t\tRCU__DELAY();\n",
+         # The two statements swap around the test hook, which stays between them (in the window).
+         old="\t\tstruct rcu_head *last = rcu__cbq_detach(&gp->cbq);\n\t\tRCU__DELAY();\n\t\tRCU__TEST_HOOK(RCU__TP_BATCH_DETACHED);\n\t\tgp->batch_cookie = RCU__SYM(snapshot)(gp);\n",
+         new="\t\tgp->batch_cookie = RCU__SYM(snapshot)(gp);\n\t\tRCU__TEST_HOOK(RCU__TP_BATCH_DETACHED);\n\t\tstruct rcu_head *last = rcu__cbq_detach(&gp->cbq);\n\t\tRCU__DELAY();\n",
          targets=T("call_rcu", "memb", "qsbr") + T("torture", "memb")),
     dict(name="batch-does-not-wait-for-link", area="batching",
          bug="invoking a batch follows each link without waiting for a producer still between its swap and its link: the rest of the batch is dropped",
