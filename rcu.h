@@ -97,6 +97,8 @@
  *                                record comes from the expression RCU_MODEL_SELF() instead of a
  *                                thread-local (and split-state detection is left out); set-up
  *                                happens at first use instead of at load. Per program.
+ *   RCU_MODEL_MEMBARRIER(cmd)    for model checkers only: membarrier(2) is this expression (MEMB and
+ *                                BP readers then omit their fence, as with the kernel's). Per program.
  *   RCU_LIBURCU_NAMES            also define liburcu's names (cds_list_*, cds_hlist_*,
  *                                urcu_<flavour>_*, caa_*, cmm_*, uatomic_*, defer_rcu), from
  *                                compat/liburcu/ beside rcu.h. Per translation unit.
@@ -169,7 +171,7 @@
  * shared state or the meaning of a slow path changes, so that objects built from two versions
  * of the header keep apart instead of sharing a state they disagree on.
  */
-#define RCU__ABI 3
+#define RCU__ABI 4
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
 #define RCU__SYM2(f, v, n) RCU__SYM3(f, v, n)
 #define RCU__SYM(n) RCU__SYM2(RCU__FTAG, RCU__ABI, n)
@@ -502,10 +504,16 @@ static inline long rcu__gettid(void)
 }
 
 /* membarrier(2): the commands we use, spelled out so that old kernel headers do not matter. */
-#if defined(__linux__) && defined(SYS_membarrier) && !defined(RCU_NO_MEMBARRIER)
-#define RCU__HAVE_MEMBARRIER 1
 #define RCU__MEMBARRIER_CMD_PRIVATE_EXPEDITED (1 << 3)
 #define RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
+#if defined(RCU_MODEL_MEMBARRIER)
+#define RCU__HAVE_MEMBARRIER 1
+static inline int rcu__membarrier(int cmd)
+{
+	return RCU_MODEL_MEMBARRIER(cmd);
+}
+#elif defined(__linux__) && defined(SYS_membarrier) && !defined(RCU_NO_MEMBARRIER)
+#define RCU__HAVE_MEMBARRIER 1
 static inline int rcu__membarrier(int cmd)
 {
 	return (int)rcu__sys_syscall(SYS_membarrier, cmd, 0, 0);
@@ -619,7 +627,7 @@ struct rcu__reader {
 				       RCU_DEBUG only: the depth of rcu_read_lock()) */
 	uint8_t registered;         /* enum rcu__reg_state; owner writes, under the registry lock */
 	uint8_t in_callback;        /* owner only: invoking RCU callbacks */
-	struct rcu__reader *next;   /* registry list, under the registry lock */
+	struct rcu__reader *next;   /* (atomic) registry list, written under the registry lock */
 	struct rcu__reader *prev;
 	struct rcu__state *owner;   /* the state whose registry holds it */
 	long tid;
@@ -731,7 +739,7 @@ struct rcu__state {
 	struct rcu__gp gp;          /* the default domain */
 
 	pthread_mutex_t registry_lock;
-	struct rcu__reader *readers;  /* registered and adopted threads, under registry_lock */
+	struct rcu__reader *readers;  /* (atomic) registered and adopted threads, written under registry_lock */
 	int32_t init_state;         /* (atomic) enum rcu__init_state */
 	int32_t atfork_state;       /* (atomic) enum rcu__init_state of the fork handlers */
 	pthread_key_t exit_key;     /* its destructor unregisters exiting threads */
@@ -1935,12 +1943,19 @@ static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r,
 	rcu__store(&r->seq, 0, RCU__RELAXED);
 	pthread_mutex_lock(&s->registry_lock);
 	r->prev = NULL;
-	r->next = s->readers;
+	rcu__store(&r->next, s->readers, RCU__RELAXED);
 	if (s->readers)
 		s->readers->prev = r;
-	s->readers = r;
+	/* Relaxed: an updater's lock-free look at the head (rcu__other_readers()) is ordered by J1/G7. */
+	rcu__store(&s->readers, r, RCU__RELAXED);
 	rcu__store(&r->registered, (uint8_t)how, RCU__RELAXED);
 	pthread_mutex_unlock(&s->registry_lock);
+	/*
+	 * J1: the thread in the registry before its first section; pairs with G7, an updater's fence
+	 * before it looks whether anyone but itself is registered (SB): either that updater sees us
+	 * and scans, or our sections see everything it did before its grace period.
+	 */
+	rcu__fence_full();
 	pthread_setspecific(s->exit_key, r);
 }
 
@@ -1995,12 +2010,13 @@ static inline void rcu__unlink_reader(struct rcu__state *s, struct rcu__reader *
 		return;
 	}
 	if (r->prev)
-		r->prev->next = r->next;
+		rcu__store(&r->prev->next, r->next, RCU__RELAXED);
 	else
-		s->readers = r->next;
+		rcu__store(&s->readers, r->next, RCU__RELAXED);
 	if (r->next)
 		r->next->prev = r->prev;
-	r->next = r->prev = NULL;
+	rcu__store(&r->next, (struct rcu__reader *)NULL, RCU__RELAXED);
+	r->prev = NULL;
 	/* Untag the SRCU slots, so that the next SRCU section takes the slow path and re-joins. */
 	for (int k = 0; k < RCU_SRCU_NESTING; k++)
 		rcu__store(&r->srcu[k].gp, (struct rcu__gp *)NULL, RCU__RELAXED);
@@ -2154,13 +2170,17 @@ static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
 	return rcu__readers_wait(gp, target, &none);
 }
 
-/* Is any thread in the registry besides `self`? */
+/*
+ * Is any thread in the registry besides `self`? A look without the lock (threads register at the
+ * head, so with `self` at the head another is behind it), after the caller's advance: under
+ * concurrent updaters the lock's cache line moved between CPUs at every grace period.
+ */
 static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *self)
 {
-	pthread_mutex_lock(&s->registry_lock);
-	bool others = s->readers && (s->readers != self || self->next);
-	pthread_mutex_unlock(&s->registry_lock);
-	return others;
+	/* G7: the advance (and the removal before it) before the look; pairs with J1 (SB). */
+	rcu__fence_full();
+	struct rcu__reader *head = rcu__load(&s->readers, RCU__RELAXED);
+	return head && (head != self || rcu__load(&self->next, RCU__RELAXED));
 }
 
 RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
@@ -2288,8 +2308,8 @@ RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
 		uint64_t cur = rcu__gp_advance(gp, target);
 		/*
 		 * With no thread in the registry but the caller, there is nothing to wait for and no
-		 * fence to force: a thread that joins later takes registry_lock after us, so it sees
-		 * the advance and everything before it.
+		 * fence to force: a thread that joins and that our look missed (G7) fenced after it
+		 * joined (J1), so its sections see the advance and everything before it.
 		 */
 		if (rcu__other_readers(gp->owner, rcu__self())) {
 			/* G1: the advance before the scan; pairs with R1/Q3 (a reader's slot store before its loads). */
@@ -3332,8 +3352,9 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 		    rcu__child_swapped(s, r, readers))
 			rcu__store(&prev->next, node, RCU__RELAXED);
 	}
-	s->readers = self->registered != RCU__REG_NONE ? self : NULL;
-	self->next = self->prev = NULL;
+	rcu__store(&s->readers, self->registered != RCU__REG_NONE ? self : (struct rcu__reader *)NULL, RCU__RELAXED);
+	rcu__store(&self->next, (struct rcu__reader *)NULL, RCU__RELAXED);
+	self->prev = NULL;
 	rcu__store(&s->worker_state, RCU__WORKER_NONE, RCU__RELAXED);
 	rcu__store(&s->worker_sleeping, 0, RCU__RELAXED);
 	rcu__store(&s->invoking, 0, RCU__RELAXED);

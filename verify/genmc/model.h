@@ -19,7 +19,12 @@
  *                       protocol rcu.h builds on it (check the word under the mutex, then wait)
  *                       is rcu.h's own code. The futex path itself is not checked.
  *   RCU_NO_MEMBARRIER   no membarrier: MEMB and BP then run their fallback, which is MB's path.
- *                       membarrier has no C11 model, so MEMB/BP with membarrier are not checked.
+ *                       membarrier has no C11 model, so MEMB/BP with membarrier are not checked,
+ *                       except with -DMODEL_MEMBARRIER: registration succeeds and the readers
+ *                       omit their fence, and an execution in which an updater issues
+ *                       membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) is not explored. What is
+ *                       left is the grace period that finds no other thread registered and
+ *                       issues none (J1/G7: the register test).
  *   RCU_MODEL_SELF()    rcu.h's hook for the calling thread's reader record. GenMC's
  *                       thread-locals cannot be read by another thread, and an updater reads
  *                       every reader's record: each thread gets a record in model_records[],
@@ -32,7 +37,11 @@
 
 #define RCU_C11_FENCES 1
 #define RCU_NO_FUTEX 1
+#if defined(MODEL_MEMBARRIER)
+#define RCU_MODEL_MEMBARRIER(cmd) model_membarrier(cmd)
+#else
 #define RCU_NO_MEMBARRIER 1
+#endif
 #ifndef RCU_SPIN_SCANS
 #define RCU_SPIN_SCANS 1
 #endif
@@ -58,6 +67,15 @@
 
 struct rcu__reader;
 static struct rcu__reader *model_self(void);
+
+#if defined(MODEL_MEMBARRIER)
+static inline int model_membarrier(int cmd)
+{
+	if (cmd == (1 << 3)) /* MEMBARRIER_CMD_PRIVATE_EXPEDITED: no C11 model; not explored */
+		__VERIFIER_assume(0);
+	return 0; /* MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED succeeds */
+}
+#endif
 
 /*
  * Declarations that GenMC's <pthread.h> leaves out. Condition variables: a broadcast counter (see

@@ -89,6 +89,7 @@ verify|fullbarrier |MB  |both|fullbarrier|0 |2 |$S
 verify|fullbarrier |QSBR|both|fullbarrier|$o|$((o + 2))|$S
 verify|register    |MB  |both|register   |$o|$v|$S
 verify|register    |QSBR|both|register   |$o|$v|$S
+verify|register.memb|MEMB|both|register  |$o|$v|$S -DMODEL_MEMBARRIER
 verify|init        |MB  |both|init       |2 |3 |
 verify|qsbr        |QSBR|both|qsbr       |$o|$((o + 2))|$S
 verify|sleep       |MB  |both|sleep      |$o|$v|$Z $I
