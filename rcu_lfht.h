@@ -1014,9 +1014,11 @@ RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, u
 	}
 	/*
 	 * H9: kick: release, so that the callback that takes this request (its fetch_and, acquire)
-	 * sees the target; queue the callback unless it is queued (then AGAIN makes it look again).
+	 * sees the target; acquire, so that the last callback's end (its CAS to 0, release), and with
+	 * it rcu.h's reads of resize_head before it ran, happen before we queue resize_head again.
+	 * Queue the callback unless it is queued (then AGAIN makes it look again).
 	 */
-	int32_t old = rcu__lfht_fetch_or(&ht->resize_state, RCU__LFHT_QUEUED | RCU__LFHT_AGAIN, RCU__RELEASE);
+	int32_t old = rcu__lfht_fetch_or(&ht->resize_state, RCU__LFHT_QUEUED | RCU__LFHT_AGAIN, RCU__ACQ_REL);
 	if (!(old & (RCU__LFHT_QUEUED | RCU__LFHT_DESTROY)))
 		(call_rcu)(&ht->resize_head, RCU__LFHT_SYM(resize_cb));
 }

@@ -102,8 +102,8 @@ verify|exit.srcu   |MB  |both|exit       |0 |3 |$S -DEXIT_SRCU
 verify|cbq         |MB  |both|cbq        |0 |3 |
 verify|list        |MB  |both|list       |$o|$v|$S
 verify|hlist       |MB  |both|hlist      |$o|$v|$S
-verify|srcu        |MB  |both|srcu       |$o|$v|$S
-verify|srcu        |QSBR|both|srcu       |$o|$v|$S
+verify|srcu        |MB  |both|srcu       |$o|$((v + 1))|$S
+verify|srcu        |QSBR|both|srcu       |$o|$((v + 1))|$S
 verify|srcutag     |MB  |both|srcutag    |1 |3 |$Z $I
 verify|srcucb      |MB  |rc11|srcucb     |$((o - 1))|$((v + 1))|$S $I $L
 verify|srcupoll    |MB  |both|srcupoll   |$o|$((o + 2))|$S
