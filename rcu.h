@@ -2177,10 +2177,21 @@ static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
  */
 static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *self)
 {
+#if defined(RCU__TSAN)
+	/*
+	 * ThreadSanitizer does not see fences: there the look takes the lock, whose release and
+	 * acquire are the happens-before edge it checks (the lock-free look is GenMC's to check).
+	 */
+	pthread_mutex_lock(&s->registry_lock);
+	bool others = s->readers && (s->readers != self || self->next);
+	pthread_mutex_unlock(&s->registry_lock);
+	return others;
+#else
 	/* G7: the advance (and the removal before it) before the look; pairs with J1 (SB). */
 	rcu__fence_full();
 	struct rcu__reader *head = rcu__load(&s->readers, RCU__RELAXED);
 	return head && (head != self || rcu__load(&self->next, RCU__RELAXED));
+#endif
 }
 
 RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
