@@ -704,12 +704,16 @@ Test(call_rcu, rcu_free_frees_each_object_once_after_a_grace_period, .timeout = 
  *
  * Here P producers queue malloc'ed objects (freed by the callback) outside sections at full speed
  * for half a second, calling rcu_quiescent_state() after every call_rcu(), while a reader keeps
- * grace periods real (QSBR: it reports between sections) and now and then holds a section for
- * 2 ms, so the queue does reach the mark. Nothing is queued inside rcu_read_lock() or a callback,
+ * grace periods real (QSBR: it reports between sections) and now and then holds a section until
+ * the queue reaches the mark. Nothing is queued inside rcu_read_lock() or a callback,
  * and a QSBR producer's next quiescent state follows each call_rcu() at once, so
  * callbacks_pending_max must be at most HW + P (the offline variant: QSBR producers queue offline
- * and help in call_rcu() itself). Each producer must also have helped: some of its callbacks ran
- * on its own thread (it keeps going until it has, within the liveness bound).
+ * and help in call_rcu() itself). The run must reach the mark (producers keep going until it has,
+ * within the liveness bound). Helping is not required to run callbacks on the producer's own
+ * thread: a producer past the mark waits for cb_consumer, and when the worker held it and took the
+ * queue first, the producer finds nothing left to run (under TSan, QSBR's producer ran none in
+ * 10 s); the wait itself is what holds the bound, and a producer that did not wait (help removed)
+ * breaks it.
  */
 struct bound_obj {
 	struct rcu_head head;
@@ -735,6 +739,18 @@ static void bound_cb(struct rcu_head *h)
 	free(rcu_container_of(h, struct bound_obj, head));
 }
 
+/* Inside the reader's section: no grace period ends, so the producers' callbacks pile up; wait
+ * until they reach the high-water mark (or the run stops, or 100 ms pass), so that every run
+ * reaches it, however fast grace periods are on this machine (with a fixed 2 ms hold, a quick
+ * machine's producer queued 10 million callbacks in 10 s without reaching it). */
+static void bound_hold_until_high_water(void)
+{
+	uint64_t start = test_now_ns();
+	while (!atomic_load_explicit(&bound.stop_reader, memory_order_relaxed) &&
+	       stats_now().callbacks_pending < (uint64_t)HW && test_now_ns() - start < 100000000u)
+		test_sleep_us(100);
+}
+
 static void *bound_reader(void *arg)
 {
 	uint64_t seed = (uintptr_t)arg;
@@ -742,7 +758,7 @@ static void *bound_reader(void *arg)
 	for (unsigned long i = 0; !atomic_load_explicit(&bound.stop_reader, memory_order_relaxed); i++) {
 		rcu_read_lock();
 		if (i % 256 == 0)
-			test_sleep_us(2000);
+			bound_hold_until_high_water();
 		else
 			test_widen(&seed, 300);
 		rcu_read_unlock();
@@ -772,7 +788,7 @@ static void *bound_producer(void *arg)
 			n++;
 		}
 		uint64_t el = test_now_ns() - start;
-		if ((el >= min_ns && atomic_load_explicit(&bound.helped[p], memory_order_relaxed) > 0) || el >= max_ns)
+		if ((el >= min_ns && stats_now().callbacks_pending_max >= (uint64_t)HW) || el >= max_ns)
 			break;
 	}
 	bound.produced[p] = n;
@@ -805,16 +821,17 @@ static void bound_run(int producers, bool offline)
 		produced += bound.produced[i];
 	uint64_t limit = (uint64_t)HW + (uint64_t)producers;
 	cr_log_info("%s: %d %sproducer(s), %ld callbacks in %.2f s: %.2f M callbacks/s, %.0f grace periods per 10^6 "
-		    "callbacks, pending max %llu (bound %llu)",
+		    "callbacks, pending max %llu (bound %llu), callbacks run by producer 0: %ld",
 		TEST_FLAVOUR, producers, offline ? "offline " : "", produced, ns / 1e9, produced / (ns / 1e9) / 1e6,
 		(s1.grace_periods - s0.grace_periods) * 1e6 / (double)produced,
-		(unsigned long long)s1.callbacks_pending_max, (unsigned long long)limit);
+		(unsigned long long)s1.callbacks_pending_max, (unsigned long long)limit,
+		atomic_load(&bound.helped[0]));
 	cr_assert_leq(s1.callbacks_pending_max, limit,
 		"pending callbacks reached %llu, above the stated bound HW + producers = %llu",
 		(unsigned long long)s1.callbacks_pending_max, (unsigned long long)limit);
-	for (int i = 0; i < producers; i++)
-		cr_assert_gt(atomic_load(&bound.helped[i]), 0,
-			"producer %d queued %ld callbacks outside sections and never helped", i, bound.produced[i]);
+	cr_assert_geq(s1.callbacks_pending_max, (uint64_t)HW,
+		"pending callbacks never reached the high-water mark (%llu): the test did not test the bound",
+		(unsigned long long)s1.callbacks_pending_max);
 	cr_assert_eq(atomic_load(&bound.invoked), produced);
 	cr_assert_eq(s1.callbacks_queued, (uint64_t)produced);
 	cr_assert_eq(s1.callbacks_pending, 0);
