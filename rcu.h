@@ -2009,10 +2009,15 @@ static inline void rcu__unlink_reader(struct rcu__state *s, struct rcu__reader *
 		RCU__SYM(wake_gp)(&s->gp);
 		return;
 	}
+	/*
+	 * J2: release: this thread's sections (their slot clears) before its removal; pairs with
+	 * G7's acquire loads. An updater whose lock-free look misses us does not scan our slot (G2),
+	 * so the removal itself must carry our last section's end to it.
+	 */
 	if (r->prev)
-		rcu__store(&r->prev->next, r->next, RCU__RELAXED);
+		rcu__store(&r->prev->next, r->next, RCU__RELEASE);
 	else
-		rcu__store(&s->readers, r->next, RCU__RELAXED);
+		rcu__store(&s->readers, r->next, RCU__RELEASE);
 	if (r->next)
 		r->next->prev = r->prev;
 	rcu__store(&r->next, (struct rcu__reader *)NULL, RCU__RELAXED);
@@ -2177,21 +2182,11 @@ static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
  */
 static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *self)
 {
-#if defined(RCU__TSAN)
-	/*
-	 * ThreadSanitizer does not see fences: there the look takes the lock, whose release and
-	 * acquire are the happens-before edge it checks (the lock-free look is GenMC's to check).
-	 */
-	pthread_mutex_lock(&s->registry_lock);
-	bool others = s->readers && (s->readers != self || self->next);
-	pthread_mutex_unlock(&s->registry_lock);
-	return others;
-#else
 	/* G7: the advance (and the removal before it) before the look; pairs with J1 (SB). */
 	rcu__fence_full();
-	struct rcu__reader *head = rcu__load(&s->readers, RCU__RELAXED);
-	return head && (head != self || rcu__load(&self->next, RCU__RELAXED));
-#endif
+	/* J2: acquire: a thread we find gone left after its last section (its release removal). */
+	struct rcu__reader *head = rcu__load(&s->readers, RCU__ACQUIRE);
+	return head && (head != self || rcu__load(&self->next, RCU__ACQUIRE));
 }
 
 RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)

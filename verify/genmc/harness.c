@@ -625,9 +625,9 @@ int main(void)
 #if defined(TEST_register)
 /*
  * The reference's first example, with readers that register while the updater runs: the updater
- * may find no other reader registered and skip the scan (the registry lock then orders the late
- * registration after the advance), and the first reader to register sets up rcu.h's process state
- * while the others find it done (I1).
+ * may find no other reader registered and skip the scan (its look without the lock is ordered by
+ * the SB pair J1/G7: a late registration's sections see the advance), and the first reader to
+ * register sets up rcu.h's process state while the others find it done (I1).
  */
 static _Atomic int x, y;
 
@@ -649,6 +649,46 @@ int main(void)
 	WRITE_ONCE(x, 1);
 	synchronize_rcu();
 	WRITE_ONCE(y, 1);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- leave: readers that leave the registry after their section ------------------------------- */
+#if defined(TEST_leave)
+/*
+ * Registered readers read a node in a section, then unregister. The updater starts once they have
+ * registered (so that its look is not J1/G7's store-buffering case, TEST_register's) and may find
+ * them gone and skip the scan; then only the removal (J2: a release store, read by the look's
+ * acquire loads) orders a reader's use of the node before the poison. Under RC11 the use and the
+ * poison race without it; IMM (hardware) keeps them apart through the slot's release clear.
+ */
+static struct node *_Atomic gp;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	struct node *p = rcu_dereference(gp);
+	node_use(p);
+#if !defined(RCU_FLAVOUR_QSBR)
+	SECTION_END();
+#endif
+	/* QSBR: leaving the registry online ends the section (offline first would fence: Q2). */
+	rcu_unregister_thread();
+	return NULL;
+}
+
+int main(void)
+{
+	struct node *old = node_new(LIVE);
+	rcu_init_pointer(gp, old);
+	spawn_readers(reader, READERS);
+	await_readers(READERS);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	synchronize_rcu();
+	node_retire(old);
 	join_all();
 	return 0;
 }

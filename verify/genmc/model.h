@@ -71,7 +71,7 @@ static struct rcu__reader *model_self(void);
 #if defined(MODEL_MEMBARRIER)
 static inline int model_membarrier(int cmd)
 {
-	if (cmd == (1 << 3)) /* MEMBARRIER_CMD_PRIVATE_EXPEDITED: no C11 model; not explored */
+	if (cmd == (1 << 3)) /* MEMBARRIER_CMD_PRIVATE_EXPEDITED (rcu.h: RCU__MEMBARRIER_CMD_PRIVATE_EXPEDITED): no C11 model; not explored */
 		__VERIFIER_assume(0);
 	return 0; /* MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED succeeds */
 }

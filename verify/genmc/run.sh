@@ -90,6 +90,8 @@ verify|fullbarrier |QSBR|both|fullbarrier|$o|$((o + 2))|$S
 verify|register    |MB  |both|register   |$o|$v|$S
 verify|register    |QSBR|both|register   |$o|$v|$S
 verify|register.memb|MEMB|both|register  |$o|$v|$S -DMODEL_MEMBARRIER
+verify|leave       |MB  |both|leave      |$o|$((v + 1))|$S
+verify|leave       |QSBR|both|leave      |$o|$((v + 1))|$S
 verify|init        |MB  |both|init       |2 |3 |
 verify|qsbr        |QSBR|both|qsbr       |$o|$((o + 2))|$S
 verify|sleep       |MB  |both|sleep      |$o|$v|$Z $I
