@@ -15,7 +15,8 @@
  *
  * A file calls only files below it in this list, never one above: the parts form no cycle, so
  * that each can be read, changed and tested knowing only what is below it. A part that needs a
- * setting of main's reads it from options.c, not from rcu-bench.c.
+ * setting of main's reads it from options.c, not from rcu-bench.c. The test bench-driver-units
+ * (bench/check_units.py) fails on a cycle.
  *
  * The measurements themselves run in the servers (bench/measure.c, bench/server.c).
  */
