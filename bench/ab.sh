@@ -62,7 +62,7 @@ $cc $cflags -I"$root/bench" "$root/bench/server.c" "$root/bench/measure.c" "$tmp
 fl=$(echo $flavours | tr ' ' ',')
 $cc $cflags -I"$root/bench" -DBENCH_FLAVOURS="\"$fl\"" -DBENCH_GROUPS="\"$groups\"" \
 	"$root/bench/rcu-bench.c" "$root/bench/child.c" "$root/bench/sections.c" "$root/bench/results.c" \
-	"$root/bench/report.c" "$root/bench/targets.c" -o "$b/rcu-bench-ab-$label" -lm
+	"$root/bench/report.c" "$root/bench/targets.c" "$root/bench/options.c" -o "$b/rcu-bench-ab-$label" -lm
 echo "ab.sh: built $b/rcu-bench-$label and $b/rcu-bench-ab-$label; measuring" >&2
 
 out=$tmp/out

@@ -2,14 +2,21 @@
 /*
  * bench/driver.h: what the parts of the driver (the executable rcu-bench) share.
  *
- *   rcu-bench.c   main: options, finding the servers, the order of the sections, the outputs
- *   child.c       starting server processes and asking them for one run (bench/figures.h)
- *   sections.c    each section's runs: which measurement, which implementations, how many runs,
- *                 interleaved round robin; every run's figure goes into a series
- *   results.c     series of runs -> results (median, min, max), looked up by metric and peer
+ *   rcu-bench.c   main: the command line, finding the servers, the order of the sections, the outputs
  *   report.c      results -> tables (text, Markdown), CSV, JSON, the README's table
  *   targets.c     the targets of the issues, as ratios of medians (against both liburcu versions;
  *                 a domain's against the default domain)
+ *   sections.c    each section's runs: which measurement, which implementations, how many runs,
+ *                 interleaved round robin; every run's figure goes into a series
+ *   child.c       starting server processes and asking them for one run (bench/figures.h)
+ *   results.c     series of runs -> results (median, min, max), looked up by metric and peer;
+ *                 the allocation helpers
+ *   options.c     the options (main fills them) and the flavour list, which every part reads
+ *
+ * A file calls only files below it in this list, never one above: the parts form no cycle, so
+ * that each can be read, changed and tested knowing only what is below it. A part that needs a
+ * setting of main's reads it from options.c, not from rcu-bench.c. The test bench-driver-units
+ * (bench/check_units.py) fails on a cycle.
  *
  * The measurements themselves run in the servers (bench/measure.c, bench/server.c).
  */
@@ -23,7 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* ------------------------------------------------------------------ options (rcu-bench.c) */
+/* ------------------------------------------------------------------ options (options.c) */
 
 struct options {
 	int runs;
@@ -40,13 +47,14 @@ struct options {
 	int max_threads;  /* reader scaling goes up to this many threads */
 	char command[1024];
 };
-extern struct options opt;
+extern struct options opt; /* filled by main (rcu-bench.c) from the command line */
 
 bool in_list(const char *list, const char *name); /* name is an item of "a,b,c" */
 
 /* The flavour list of rcu_flavours/meson.build, in its order (bench/meson.build passes it). */
 extern const char *const *flavour_names;
 extern int nflavours;
+void flavours_parse(void); /* fills flavour_names and nflavours */
 
 /* ------------------------------------------------------------------ groups and servers (child.c) */
 

@@ -33,10 +33,14 @@ count() {
 	awk -v ir="$ir" -v n="$n" 'BEGIN { printf "%.2f", ir / n }'
 }
 
+# The flavour list (rcu_flavours/flavours.txt: one name a line, '#' comments), as bench/ab.sh reads it.
+flavours=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$root/rcu_flavours/flavours.txt" | tr '\n' ' ')
+[ -n "$flavours" ] || { echo "guard_insn.sh: no flavour list in rcu_flavours/flavours.txt" >&2; exit 1; }
+
 echo "rcu.h: $hdr/rcu.h; $n sections; $cc / $cxx -O2"
 echo "| flavour | C rcu_read_lock() | C++ rcu_read_lock() | C++ rcu_read_guard | C++ rcu_default_domain().lock() | guard, unregistered thread | lock(), unregistered thread |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for fl in qsbr memb mb bp; do
+for fl in $flavours; do
 	f=$(echo "$fl" | tr 'a-z' 'A-Z')
 	"$cc" -std=c11 -O2 -DRCU_FLAVOUR_"$f" -I"$hdr" -o "$tmp/c-$fl" "$here/guard_insn.c" -pthread
 	"$cxx" -x c++ -std=c++17 -O2 -DRCU_FLAVOUR_"$f" -I"$hdr" -o "$tmp/cxx-$fl" "$here/guard_insn.c" -pthread

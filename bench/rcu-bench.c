@@ -37,37 +37,6 @@
 
 #include "bench.h"
 
-/* bench/meson.build passes the flavour list of rcu_flavours/meson.build. */
-#ifndef BENCH_FLAVOURS
-#error "bench/rcu-bench.c: bench/meson.build defines BENCH_FLAVOURS, the flavour list"
-#endif
-
-struct options opt;
-const char *const *flavour_names;
-int nflavours;
-
-bool in_list(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-	for (const char *s = list; *s;) {
-		const char *e = strchr(s, ',');
-		size_t l = e ? (size_t)(e - s) : strlen(s);
-		if (l == len && strncmp(s, name, len) == 0)
-			return true;
-		s += l + (e ? 1 : 0);
-	}
-	return false;
-}
-
-static void parse_flavours(void)
-{
-	static char list[] = BENCH_FLAVOURS;
-	static const char *names[64];
-	for (char *save = NULL, *f = strtok_r(list, ",", &save); f && nflavours < 64; f = strtok_r(NULL, ",", &save))
-		names[nflavours++] = f;
-	flavour_names = names;
-}
-
 static bool section_on(const char *name)
 {
 	return !opt.only || in_list(opt.only, name);
@@ -169,7 +138,7 @@ int main(int argc, char **argv)
 	opt.rss_runs = 5;
 	opt.pin = true;
 	default_out();
-	parse_flavours();
+	flavours_parse();
 
 	size_t cl = 0;
 	for (int i = 0; i < argc && cl < sizeof opt.command - 2; i++)

@@ -21,16 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(RCU_FLAVOUR_QSBR)
-#define FLAVOUR "qsbr"
-#elif defined(RCU_FLAVOUR_MB)
-#define FLAVOUR "mb"
-#elif defined(RCU_FLAVOUR_BP)
-#define FLAVOUR "bp"
-#else
-#define FLAVOUR "memb"
-#endif
-
 #define VERSIONS 1000000000u
 #define BATCH 16 /* lookups between looks at the stop flag (and, in QSBR, quiescent states) */
 
@@ -178,8 +168,9 @@ int main(int argc, char **argv)
 		rl[r] = run_once(true, &ru[r]);
 		wl[r] = run_once(false, &wu[r]);
 	}
+	/* RCU_FLAVOUR_NAME: rcu.h's own name for the flavour it compiled, whichever selected it. */
 	printf("map_bench %s: %d readers, %d updaters, %llu keys, %llu buckets, %d ms x %d runs (medians)\n",
-		FLAVOUR, o.readers, o.updaters, (unsigned long long)o.keys,
+		RCU_FLAVOUR_NAME, o.readers, o.updaters, (unsigned long long)o.keys,
 		(unsigned long long)o.buckets, o.ms, o.runs);
 	printf("  rcu_map:    %10.3f Mlookups/s  %8.3f Mupdates/s\n", median(rl, o.runs) / 1e6,
 		median(ru, o.runs) / 1e6);

@@ -46,7 +46,8 @@ The compat folder. The name layers that rcu.h includes with RCU_LIBURCU_NAMES an
 RCU_KERNEL_NAMES (compat/liburcu/rcu_liburcu_names.h, compat/kernel/rcu_kernel_names.h and the
 headers they include) are public names too, and reported at their own file and line. liburcu's
 flavour-prefixed names, defined in each flavour for that flavour (urcu_qsbr_read_lock in QSBR,
-urcu_memb_read_lock in MEMB, ...), have one entry for the four, written with `<flavour>`:
+urcu_memb_read_lock in MEMB, ...; the flavours of rcu_flavours/flavours.txt), have one entry for
+all of them, written with `<flavour>`:
 `void urcu_<flavour>_read_lock(void)`; a prefixed name that only some flavours define keeps
 entries of its own (`urcu_bp_dereference(p)`).
 
@@ -72,8 +73,13 @@ import doclib  # noqa: E402
 API_DOC = 'docs/api.md'
 ENTRY_TABLE_HEADERS = ('Name', 'Macro')
 STRICT = ['-std=c11', '-Wall', '-Wextra', '-Wpedantic', '-Werror']
-FLAVOURED = re.compile(r'^urcu_(qsbr|memb|mb|bp)_(\w+)$')
 GENERIC = 'urcu_<flavour>_'
+
+
+def flavoured(root):
+    """liburcu's flavour-prefixed names, urcu_<flavour>_<rest> (groups 1 and 2), for the flavours of
+    rcu_flavours/flavours.txt: read from the list, so that a flavour added there is covered here."""
+    return re.compile(r'^urcu_(' + '|'.join(map(re.escape, doclib.flavours(root))) + r')_(\w+)$')
 
 
 def where(line):
@@ -139,8 +145,9 @@ def public_names(root, cc, rep, cxx=''):
     for defines, names in built:
         per_flavour.setdefault(flavour_of(defines), set()).update(names)
     suffixes = {}
+    prefixed = flavoured(root)
     for name in public:
-        m = FLAVOURED.match(name)
+        m = prefixed.match(name)
         if m:
             suffixes.setdefault(m.group(2), set()).add(m.group(1))
     for suffix, fls in suffixes.items():
@@ -323,10 +330,11 @@ def main():
     # Macro arity against the #define (in any configuration that has it).
     macro_defs = {}
     functions = set()
+    prefixed = flavoured(root)
     for defines, names in built:
         fl = flavour_of(defines)
         for n in names.values():
-            keys = [n.name] + [GENERIC + m.group(2) for m in [FLAVOURED.match(n.name)] if m and m.group(1) == fl]
+            keys = [n.name] + [GENERIC + m.group(2) for m in [prefixed.match(n.name)] if m and m.group(1) == fl]
             for key in keys:
                 if n.kind == 'macro':
                     macro_defs.setdefault(key, set()).add(None if n.params is None else tuple(n.params))
@@ -361,7 +369,7 @@ def main():
             per_flavour.setdefault(defines[0], set()).update(names)
         # The sentence may except liburcu's flavour-prefixed names ("urcu_<flavour>_"): then each
         # of them must exist in its own flavour and in no other.
-        prefixed = re.compile(r'urcu_(qsbr|memb|mb|bp)_') if 'urcu_<flavour>_' in m.group(0) else None
+        prefixed = flavoured(root) if 'urcu_<flavour>_' in m.group(0) else None
         for fl, have in sorted(per_flavour.items()):
             flavour = fl.replace('RCU_FLAVOUR_', '').lower()
             for name, (kind, line) in sorted(public.items(), key=lambda x: x[1][1]):
