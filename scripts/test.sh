@@ -162,20 +162,27 @@ default) run build slow -- -- ;;
 	[ "$liburcu_rc" = 0 ] || [ "$liburcu_rc" = 77 ] || exit "$liburcu_rc" ;;
 --genmc-deep) exec verify/genmc/run.sh --deep ;;
 --all)
-	"$0"
-	"$0" --asan
-	"$0" --tsan
-	"$0" --musl
-	"$0" --stress
-	if [ -x verify/spin/run.sh ]; then verify/spin/run.sh; fi
+	# Each step says how long it took (CI's budget is 90 minutes for this and the main job).
+	timed() { # timed <allowed exit statuses> -- <command...>
+		local ok=() t0 rc=0
+		while [ "$1" != "--" ]; do ok+=("$1"); shift; done
+		shift
+		t0=$(date +%s)
+		"$@" || rc=$?
+		echo "== test.sh --all: '$*' took $(($(date +%s) - t0)) s (exit status $rc)"
+		for o in "${ok[@]}"; do [ "$rc" != "$o" ] || return 0; done
+		exit "$rc"
+	}
+	timed 0 -- "$0"
+	timed 0 -- "$0" --asan
+	timed 0 -- "$0" --tsan
+	timed 0 -- "$0" --musl
+	timed 0 -- "$0" --stress
+	if [ -x verify/spin/run.sh ]; then timed 0 -- verify/spin/run.sh; fi
 	# GenMC: 77 is its skip (no GenMC and no ../shared to build it from); anything else fails.
-	genmc_rc=0
-	verify/genmc/run.sh || genmc_rc=$?
-	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
-	genmc_rc=0
-	verify/genmc/lfht.sh || genmc_rc=$?
-	[ "$genmc_rc" = 0 ] || [ "$genmc_rc" = 77 ] || exit "$genmc_rc"
-	"$0" --liburcu
+	timed 0 77 -- verify/genmc/run.sh
+	timed 0 77 -- verify/genmc/lfht.sh
+	timed 0 -- "$0" --liburcu
 	python3 - build build-asan build-tsan build-musl <<'PY'
 import json, sys
 ok = bad = skip = 0
