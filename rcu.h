@@ -46,7 +46,7 @@
  *                     membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) to force the barriers readers
  *                     omit. If the kernel refuses membarrier, readers fall back at run time to one
  *                     fence per section (as MB). Threads must register.
- *   RCU_FLAVOUR_MB    default elsewhere. Readers: one full fence on entry, a release store on exit.
+ *   RCU_FLAVOUR_MB    default elsewhere. Readers: one full fence on entry, a release store on exit (and a fence after it with RCU_MB_EXIT_FENCE).
  *                     No membarrier (seccomp, gVisor, other OSes); the fastest grace periods.
  *   RCU_FLAVOUR_QSBR  Readers: nothing at all. Registered threads are "online" (inside one long
  *                     read-side section) and report quiescent states with rcu_quiescent_state()
@@ -79,6 +79,11 @@
  *   RCU_SPIN_SCANS               looks at the readers' slots, one pause apart, that an updater
  *                                spends before it sleeps (default 500; 0 sleeps at once). Per
  *                                program.
+ *   RCU_MB_EXIT_FENCE            MB: a reader also fences when it leaves its outermost section,
+ *                                as liburcu's MB readers do, so that an updater that sleeps on
+ *                                it is woken at once instead of rescanning every millisecond:
+ *                                faster grace periods under read load, a slower read side
+ *                                (docs/benchmarks.md). Per program.
  *   RCU_CALLBACK_HIGH_WATER      pending callbacks above which call_rcu() callers outside a
  *                                read-side section help reclaim (default 10000). Per program.
  *   RCU_STALL_TIMEOUT_MS         a grace period that waits longer prints which threads hold it up
@@ -255,6 +260,11 @@
 #define RCU__CFG_C11_FENCES 1
 #else
 #define RCU__CFG_C11_FENCES 0
+#endif
+#if defined(RCU_MB_EXIT_FENCE)
+#define RCU__CFG_MB_EXIT_FENCE 1
+#else
+#define RCU__CFG_MB_EXIT_FENCE 0
 #endif
 
 /* POSIX declarations: ask for them if no system header has been read yet. */
@@ -722,7 +732,7 @@ struct srcu_struct {
  */
 struct rcu__config {
 	const char *unit;           /* the translation unit's main file */
-	int32_t debug, debug_delay, no_membarrier, no_futex, c11_fences, cache_line, srcu_nesting;
+	int32_t debug, debug_delay, no_membarrier, no_futex, c11_fences, cache_line, srcu_nesting, mb_exit_fence;
 	int64_t callback_high_water, stall_timeout_ms, spin_scans;
 	const char *free_call;      /* RCU_FREE(p), as text */
 };
@@ -793,7 +803,7 @@ RCU__WEAK struct rcu__state RCU__SYM(state) = { .magic = RCU__STATE_MAGIC, .self
 /* This translation unit's per-program settings. */
 static const struct rcu__config rcu__unit_config RCU__UNUSED = {
 	__BASE_FILE__, RCU__CFG_DEBUG, RCU__CFG_DEBUG_DELAY, RCU__CFG_NO_MEMBARRIER,
-	RCU__CFG_NO_FUTEX, RCU__CFG_C11_FENCES, RCU_CACHE_LINE, RCU_SRCU_NESTING,
+	RCU__CFG_NO_FUTEX, RCU__CFG_C11_FENCES, RCU_CACHE_LINE, RCU_SRCU_NESTING, RCU__CFG_MB_EXIT_FENCE,
 	RCU_CALLBACK_HIGH_WATER, RCU_STALL_TIMEOUT_MS, RCU_SPIN_SCANS, RCU__STR(RCU_FREE(p))
 };
 
@@ -975,11 +985,16 @@ static inline void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
 	rcu__store(slot, 0, RCU__RELEASE);
 	/*
 	 * R3: the clear before the futex check; pairs with G3. MEMB/BP: the updater's membarrier
-	 * after arming the futex stands in for our fence. MB (and MEMB without membarrier, and SRCU
-	 * readers in QSBR): no fence here, so this check can miss an updater that armed concurrently;
-	 * that updater sleeps with a timeout (RCU__LAZY_WAKE_NS) and rescans.
+	 * after arming the futex stands in for our fence. MB with RCU_MB_EXIT_FENCE: a full fence.
+	 * MB (and MEMB without membarrier, and SRCU readers in QSBR): no fence here, so this check
+	 * can miss an updater that armed concurrently; that updater sleeps with a timeout
+	 * (RCU__LAZY_WAKE_NS) and rescans.
 	 */
+#if defined(RCU_FLAVOUR_MB) && defined(RCU_MB_EXIT_FENCE)
+	rcu__fence_full();
+#else
 	rcu__fence_compiler();
+#endif
 	if (RCU__UNLIKELY(rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED))
 		RCU__SYM(wake_gp)(gp);
 }
@@ -1836,6 +1851,9 @@ static inline bool rcu__lazy_wake(struct rcu__gp *gp)
 	return gp->kind == RCU__GP_SRCU; /* QSBR's reports fence (Q2); its SRCU readers do not */
 #elif RCU__MEMB_READER
 	return !rcu__load(&gp->use_membarrier, RCU__RELAXED);
+#elif defined(RCU_FLAVOUR_MB) && defined(RCU_MB_EXIT_FENCE)
+	(void)gp;
+	return false; /* R3 fences */
 #else
 	(void)gp;
 	return true;
@@ -3797,6 +3815,7 @@ RCU__WEAK void RCU__SYM(check_config)(struct rcu__state *s, const struct rcu__co
 		{ "RCU_NO_MEMBARRIER", true, c->no_membarrier, r->no_membarrier },
 		{ "RCU_NO_FUTEX", true, c->no_futex, r->no_futex },
 		{ "RCU_C11_FENCES", true, c->c11_fences, r->c11_fences },
+		{ "RCU_MB_EXIT_FENCE", true, c->mb_exit_fence, r->mb_exit_fence },
 		{ "RCU_CACHE_LINE", false, c->cache_line, r->cache_line },
 		{ "RCU_SRCU_NESTING", false, c->srcu_nesting, r->srcu_nesting },
 		{ "RCU_CALLBACK_HIGH_WATER", false, c->callback_high_water, r->callback_high_water },

@@ -7,6 +7,10 @@
 #   bench/rcutorture.sh [--runs N] [--modes "uperf perf rperf"] [--flavours "membarrier mb qsbr bp"]
 #                       [--out DIR]
 #
+# With mb among the flavours, rcu.h's MB program is also built with -DRCU_MB_EXIT_FENCE (readers
+# fence after their exit, as liburcu's do, so that updaters need no timed rescans): the rows
+# "mb+exit-fence" measure that option against the same liburcu MB runs.
+#
 # The programs come from scripts/liburcu-tests.sh (it extracts liburcu's tests from its source
 # tarball beside the repository at run time, builds them both ways and runs liburcu's checks
 # once); nothing of liburcu's is part of this repository. Without that source: exit 77.
@@ -49,13 +53,33 @@ for p in "${progs[@]}"; do
 	done
 done
 
+# rcu.h's MB program once more, with RCU_MB_EXIT_FENCE: its build command with the option added.
+variants=()
+for f in $flavours; do
+	[ "$f" = mb ] || continue
+	mb_log=$out/rcuh/log/rcutorture_urcu_mb.build.log
+	mb_cmd=$(sed -n '1s/^+ //p' "$mb_log")
+	mb_out=$out/rcuh/tests/regression/rcutorture_urcu_mb
+	[ -n "$mb_cmd" ] && [ "${mb_cmd% -o $mb_out *}" != "$mb_cmd" ] ||
+		{ echo "rcutorture.sh: no build command in $mb_log" >&2; exit 1; }
+	# shellcheck disable=SC2086 # the logged command is words
+	${mb_cmd/ -o $mb_out / -DRCU_MB_EXIT_FENCE -o $mb_out-exit-fence } >"$out/rcuh/log/rcutorture_urcu_mb-exit-fence.build.log" 2>&1 ||
+		{ echo "rcutorture.sh: rcutorture_urcu_mb with RCU_MB_EXIT_FENCE did not build:" >&2
+		  tail -n 20 "$out/rcuh/log/rcutorture_urcu_mb-exit-fence.build.log" >&2; exit 1; }
+	variants+=(mb+exit-fence)
+done
+
 n=$(nproc 2>/dev/null || echo 2)
 echo "rcutorture.sh: $runs interleaved runs of 1 s each, $n threads, modes: $modes"
 for i in $(seq "$runs"); do
 	for mode in $modes; do
-		for f in $flavours; do
+		for f in $flavours "${variants[@]}"; do
 			for impl in rcuh liburcu; do
-				line=$("$out/$impl/tests/regression/rcutorture_urcu_$f" "$n" "$mode" 1 callrcu_global 2>&1 |
+				# A variant is rcu.h's program built another way; its liburcu runs are the flavour's.
+				prog=$out/$impl/tests/regression/rcutorture_urcu_$f
+				[ "$f" != mb+exit-fence ] || prog=$out/rcuh/tests/regression/rcutorture_urcu_mb-exit-fence
+				[ "$f" != mb+exit-fence ] || [ "$impl" = rcuh ] || continue
+				line=$("$prog" "$n" "$mode" 1 callrcu_global 2>&1 |
 					grep -o 'ns/read: [^ ]*  ns/update: [^ ]*' | tail -n 1) || true
 				[ -n "$line" ] || { echo "rcutorture.sh: $impl $f $mode printed no figures" >&2; exit 1; }
 				set -- $line
@@ -86,7 +110,8 @@ for mode in dict.fromkeys(k[0] for k in rows):
             if (mode == "uperf" and idx == 0) or (mode == "rperf" and idx == 1):
                 continue
             o, os_ = fig([r[idx] for r in rows[(mode, flav, "rcuh")]])
-            l, ls_ = fig([r[idx] for r in rows[(mode, flav, "liburcu")]])
+            lib = flav.split("+")[0]  # a variant of rcu.h is compared with its flavour's liburcu runs
+            l, ls_ = fig([r[idx] for r in rows.get((mode, lib, "liburcu"), [])])
             ratio = f"{o / l:.2f}" if o is not None and l else ""
             print(f"| {mode} | {flav} | {name} | {os_} | {ls_} | {ratio} |")
 PY

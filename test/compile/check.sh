@@ -583,6 +583,7 @@ config)
 		"RCU_STALL_TIMEOUT_MS|-DRCU_STALL_TIMEOUT_MS=100|100||0"
 		"RCU_SPIN_SCANS|-DRCU_SPIN_SCANS=7|7|-DRCU_SPIN_SCANS=9|9"
 		"RCU_FREE(p)|-DCFG_CUSTOM_FREE|cfg_free(p)||free(p)"
+		"RCU_MB_EXIT_FENCE|-DRCU_MB_EXIT_FENCE|defined||not defined"
 	)
 	k=0
 	for c in "${cases[@]}"; do

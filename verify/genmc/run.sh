@@ -95,6 +95,7 @@ verify|leave       |QSBR|both|leave      |$o|$((v + 1))|$S
 verify|init        |MB  |both|init       |2 |3 |
 verify|qsbr        |QSBR|both|qsbr       |$o|$((o + 2))|$S
 verify|sleep       |MB  |both|sleep      |$o|$v|$Z $I
+verify|sleep.xf    |MB  |both|sleep      |$o|$v|$Z $I $L -DRCU_MB_EXIT_FENCE
 verify|sleep       |QSBR|both|sleep      |$o|$v|$Z $I $L
 verify|callback    |MB  |both|callback   |0 |3 |$S $L
 verify|callback    |QSBR|both|callback   |0 |3 |$S $L
