@@ -46,8 +46,9 @@
  *                     membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) to force the barriers readers
  *                     omit. If the kernel refuses membarrier, readers fall back at run time to one
  *                     fence per section (as MB). Threads must register.
- *   RCU_FLAVOUR_MB    default elsewhere. Readers: one full fence on entry, a release store on exit (and a fence after it with RCU_MB_EXIT_FENCE).
- *                     No membarrier (seccomp, gVisor, other OSes); the fastest grace periods.
+ *   RCU_FLAVOUR_MB    default elsewhere. Readers: one full fence on entry, a release store on exit
+ *                     (and a fence after it with RCU_MB_EXIT_FENCE). No membarrier (seccomp,
+ *                     gVisor, other OSes); the fastest grace periods.
  *   RCU_FLAVOUR_QSBR  Readers: nothing at all. Registered threads are "online" (inside one long
  *                     read-side section) and report quiescent states with rcu_quiescent_state()
  *                     or go offline around blocking calls. For event loops and worker pools.
