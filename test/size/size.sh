@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: 0BSD
+# test/size/size.sh: a program pays for rcu.h's slow paths once, however many units include it
+# (issue #22; docs/linking.md, "Code size").
+#
+#   size.sh --src ROOT --cc CC --flavour NAME [--std STD] [--cflags FLAGS] [--ldflags FLAGS]
+#           [--out DIR] [--report] [--no-limit]
+#
+# Builds programs of 1, 2, 8 and 64 translation units that include rcu.h with the flavour, and
+# links them with CC (the system's default linker unless --ldflags says -fuse-ld=...). Two kinds
+# of unit:
+#   reader   a function with one rcu_read_lock()/rcu_dereference()/rcu_read_unlock() section;
+#   updater  the same, plus synchronize_rcu(), call_rcu() and rcu_barrier().
+# CC compiles C, or C++ when its name ends in ++ (then --std defaults to c++17). The flags are
+# -O2 unless --cflags says otherwise; a user's build adds nothing for rcu.h, and nor does this.
+# Each kind of unit is compiled once and copied 63 times with its own symbols renamed (objcopy
+# --redefine-sym): the objects are those the compiler would give for 64 files that differ only
+# in their names (but for the file name each unit's settings record carries: a few bytes).
+# A unit's cost is what the program grows by per extra unit, (size(64) - size(1)) / 63, where
+# size is the program's loaded bytes (`size`'s text + data columns: code, read-only data, unwind
+# tables, initialised data; bss and thread-local bss take no room in the file). It fails when a
+# reader unit costs more than 1024 bytes or an updater unit more than 2048 (--no-limit: never;
+# for linkers that do not deduplicate, see docs/linking.md), and prints every figure; --report
+# prints them as a Markdown table row.
+set -euo pipefail
+src= cc=cc flavour= out= report=false limit=true std= cflags=-O2 ldflags=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--src) src=$2; shift 2 ;;
+	--cc) cc=$2; shift 2 ;;
+	--flavour) flavour=$2; shift 2 ;;
+	--std) std=$2; shift 2 ;;
+	--cflags) cflags=$2; shift 2 ;;
+	--ldflags) ldflags=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--report) report=true; shift ;;
+	--no-limit) limit=false; shift ;;
+	*) echo "size.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+[ -n "$src" ] && [ -n "$flavour" ] || { echo "usage: size.sh --src ROOT --cc CC --flavour NAME" >&2; exit 2; }
+[ -n "$out" ] || { out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; }
+mkdir -p "$out"
+FL=$(echo "$flavour" | tr 'a-z' 'A-Z')
+ext=c
+case $cc in *++) ext=cpp; [ -n "$std" ] || std=c++17 ;; *) [ -n "$std" ] || std=c11 ;; esac
+limit_reader=1024 limit_updater=2048
+read -r -a cf <<<"$cflags"
+read -r -a lf <<<"$ldflags"
+compile() { "$cc" -std="$std" "${cf[@]}" -DRCU_FLAVOUR_"$FL" -I"$src" -c "$1" -o "$2"; }
+
+unit() { # unit KIND: unit 0 of the kind
+	cat <<'EOF'
+#include "rcu.h"
+struct node { int v; struct rcu_head rcu; };
+extern struct node *shared_0;
+struct node *shared_0;
+int read_0(void);
+int read_0(void)
+{
+	rcu_read_lock();
+	struct node *p = rcu_dereference(shared_0);
+	int v = p ? p->v : 0;
+	rcu_read_unlock();
+	return v;
+}
+EOF
+	[ "$1" = updater ] || return 0
+	cat <<'EOF'
+static void free_node_0(struct rcu_head *h) { (void)h; }
+void update_0(struct node *fresh);
+void update_0(struct node *fresh)
+{
+	struct node *old = rcu_xchg_pointer(&shared_0, fresh);
+	synchronize_rcu();
+	if (old)
+		call_rcu(&old->rcu, free_node_0);
+	rcu_barrier();
+}
+EOF
+}
+
+main_unit() { # main_unit KIND N
+	local kind=$1 n=$2 i
+	echo '#include "rcu.h"'
+	echo 'struct node;'
+	for ((i = 0; i < n; i++)); do
+		echo "int read_$i(void);"
+		[ "$kind" = reader ] || echo "void update_$i(struct node *fresh);"
+	done
+	echo 'int main(void)'
+	echo '{'
+	echo '	int s = 0;'
+	echo '	rcu_register_thread();'
+	for ((i = 0; i < n; i++)); do
+		echo "	s += read_$i();"
+		[ "$kind" = reader ] || echo "	update_$i((struct node *)0);"
+	done
+	echo '	rcu_unregister_thread();'
+	echo '	return s;'
+	echo '}'
+}
+
+loaded_size() { # bytes of text + data of a program
+	size "$1" | awk 'NR == 2 { print $1 + $2 }'
+}
+
+declare -A sz
+for kind in reader updater; do
+	d="$out/$kind"
+	mkdir -p "$d"
+	unit "$kind" >"$d/u0.$ext"
+	# C++ would mangle the names objcopy renames: give them C linkage.
+	[ "$ext" = c ] || sed -i 's/^\(int read_\|void update_\|extern struct node \*shared_\)/extern "C" \1/' "$d/u0.$ext"
+	compile "$d/u0.$ext" "$d/u0.o"
+	objs=("$d/u0.o")
+	for ((i = 1; i < 64; i++)); do
+		objcopy --redefine-sym read_0=read_$i --redefine-sym shared_0=shared_$i \
+			--redefine-sym update_0=update_$i "$d/u0.o" "$d/u$i.o"
+		objs+=("$d/u$i.o")
+	done
+	for n in 1 2 8 64; do
+		main_unit "$kind" "$n" >"$d/main$n.$ext"
+		[ "$ext" = c ] || sed -i 's/^\(int read_\|void update_\)/extern "C" \1/' "$d/main$n.$ext"
+		compile "$d/main$n.$ext" "$d/main$n.o"
+		"$cc" "${lf[@]}" -pthread -o "$d/prog$n" "$d/main$n.o" "${objs[@]:0:n}"
+		"$d/prog$n" || { echo "size.sh: $kind program of $n units does not run" >&2; exit 1; }
+		sz[$kind-$n]=$(loaded_size "$d/prog$n")
+	done
+done
+fail=0
+what="$flavour, $(basename "$cc") $cflags${ldflags:+ $ldflags}"
+for kind in reader updater; do
+	per=$(((sz[$kind-64] - sz[$kind-1]) / 63))
+	max=$limit_reader
+	[ "$kind" = reader ] || max=$limit_updater
+	if $report; then
+		echo "| $flavour | $(basename "$cc") $cflags${ldflags:+ $ldflags} | $kind | ${sz[$kind-1]} | ${sz[$kind-2]} | ${sz[$kind-8]} | ${sz[$kind-64]} | $per |"
+		continue
+	fi
+	echo "size ($what): $kind units: 1 unit ${sz[$kind-1]} B, 2 units ${sz[$kind-2]} B, 8 units ${sz[$kind-8]} B, 64 units ${sz[$kind-64]} B: $per B per extra unit (at most $max)"
+	if $limit && [ "$per" -gt "$max" ]; then
+		echo "size.sh: FAIL: one more $kind unit costs $per bytes, more than $max" >&2
+		fail=1
+	fi
+done
+exit $fail
