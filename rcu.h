@@ -410,7 +410,29 @@ extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) R
 #define RCU__LIKELY(x) __builtin_expect(!!(x), 1)
 #define RCU__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RCU__WEAK __attribute__((weak, visibility("default")))
+/*
+ * Slow paths and the process-wide objects are defined in every translation unit that includes
+ * rcu.h, as weak symbols named by RCU__SYM: the static linker keeps one definition of each per
+ * executable or shared object. That alone would keep every unit's copy of the code, unused, in
+ * the program. On ELF each definition also gets a section of its own, named after its symbol:
+ * RCU__SLOW(name) (a function: .gnu.linkonce.t.<symbol>) or RCU__ONCE(kind, name) (data: d,
+ * initialised; b, zeroed; tb, thread-local and zeroed). GNU ld and gold keep the first section of
+ * each such name and discard the others, so a program carries the slow paths once however many
+ * units include rcu.h (docs/linking.md, "Code size"; test/size); lld keeps every copy. The kept
+ * copy may call only other slow paths and helpers that are always inlined (RCU__INLINE): a static
+ * function left out of line would stay in every unit, and the kept copy would call its own.
+ */
+#if defined(__ELF__)
+#define RCU__ONCE(kind, name) \
+	RCU__WEAK __attribute__((section(".gnu.linkonce." #kind "." RCU__STR(RCU__SYM(name)))))
+#else
+#define RCU__ONCE(kind, name) RCU__WEAK
+#endif
+#define RCU__SLOW(name) RCU__ONCE(t, name)
 #define RCU__NOINLINE __attribute__((noinline))
+/* rcu.h's own helpers (rcu__ names): always inlined, at -O0 too, so that a slow path's one kept
+ * copy calls no function that every unit keeps a copy of (see RCU__SLOW above). */
+#define RCU__INLINE static inline __attribute__((always_inline))
 #define RCU__COLD __attribute__((cold, noinline))
 #define RCU__UNUSED __attribute__((unused))
 
@@ -485,7 +507,7 @@ static int rcu__tsan_fence_word RCU__UNUSED;
 #define rcu__fence_release() __atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
 
-static inline void rcu__cpu_relax(void)
+RCU__INLINE void rcu__cpu_relax(void)
 {
 #if defined(RCU_C11_FENCES)
 	rcu__fence_compiler();
@@ -498,14 +520,14 @@ static inline void rcu__cpu_relax(void)
 #endif
 }
 
-static inline uint64_t rcu__now_ns(void)
+RCU__INLINE uint64_t rcu__now_ns(void)
 {
 	struct timespec ts;
 	rcu__clock_gettime(RCU__CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline long rcu__gettid(void)
+RCU__INLINE long rcu__gettid(void)
 {
 #if defined(__linux__)
 	return rcu__sys_syscall(SYS_gettid);
@@ -519,13 +541,13 @@ static inline long rcu__gettid(void)
 #define RCU__MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
 #if defined(RCU_MODEL_MEMBARRIER)
 #define RCU__HAVE_MEMBARRIER 1
-static inline int rcu__membarrier(int cmd)
+RCU__INLINE int rcu__membarrier(int cmd)
 {
 	return RCU_MODEL_MEMBARRIER(cmd);
 }
 #elif defined(__linux__) && defined(SYS_membarrier) && !defined(RCU_NO_MEMBARRIER)
 #define RCU__HAVE_MEMBARRIER 1
-static inline int rcu__membarrier(int cmd)
+RCU__INLINE int rcu__membarrier(int cmd)
 {
 	return (int)rcu__sys_syscall(SYS_membarrier, cmd, 0, 0);
 }
@@ -795,10 +817,10 @@ extern struct rcu__state RCU__SYM(state);
 #if defined(__cplusplus)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-RCU__WEAK struct rcu__state RCU__SYM(state) = { RCU__STATE_MAGIC, &RCU__SYM(state) };
+RCU__ONCE(d, state) struct rcu__state RCU__SYM(state) = { RCU__STATE_MAGIC, &RCU__SYM(state) };
 #pragma GCC diagnostic pop
 #else
-RCU__WEAK struct rcu__state RCU__SYM(state) = { .magic = RCU__STATE_MAGIC, .self = &RCU__SYM(state) };
+RCU__ONCE(d, state) struct rcu__state RCU__SYM(state) = { .magic = RCU__STATE_MAGIC, .self = &RCU__SYM(state) };
 #endif
 
 /* This translation unit's per-program settings. */
@@ -818,15 +840,15 @@ static const struct rcu__config rcu__unit_config RCU__UNUSED = {
  * reader's record).
  */
 #if defined(RCU_MODEL_SELF)
-static inline struct rcu__reader *rcu__self(void)
+RCU__INLINE struct rcu__reader *rcu__self(void)
 {
 	return RCU_MODEL_SELF();
 }
 #else
 extern RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader);
-RCU__WEAK RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
+RCU__ONCE(tb, reader) RCU__THREAD_LOCAL struct rcu__reader RCU__SYM(reader) __attribute__((tls_model(RCU_TLS_MODEL)));
 
-static inline struct rcu__reader *rcu__self(void)
+RCU__INLINE struct rcu__reader *rcu__self(void)
 {
 	struct rcu__reader *r = &RCU__SYM(reader);
 #if defined(__SANITIZE_ADDRESS__) || defined(RCU__TSAN)
@@ -841,7 +863,7 @@ static inline struct rcu__reader *rcu__self(void)
  * Is the thread inside rcu_read_lock()? MEMB/MB/BP: its slot is set exactly while it is (gp_seq
  * is never 0). QSBR: only RCU_DEBUG counts rcu_read_lock(); release builds answer false.
  */
-static inline bool rcu__in_section(struct rcu__reader *r)
+RCU__INLINE bool rcu__in_section(struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	return r->nesting != 0;
@@ -962,7 +984,7 @@ void rcu__test_hook(enum rcu__test_point point);
  */
 
 /* Begin a section in `slot` of domain gp. */
-static inline void rcu__slot_enter(struct rcu__gp *gp, uint64_t *slot)
+RCU__INLINE void rcu__slot_enter(struct rcu__gp *gp, uint64_t *slot)
 {
 	/* R0: acquire: a reader that sees the new number sees what preceded the advance (G0). */
 	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
@@ -980,7 +1002,7 @@ static inline void rcu__slot_enter(struct rcu__gp *gp, uint64_t *slot)
 }
 
 /* End the section of `slot`: clear the slot, wake a sleeping updater of gp. */
-static inline void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
+RCU__INLINE void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
 {
 	/* R2: release: the section's accesses before the clear; pairs with G2 (acquire scan). */
 	rcu__store(slot, 0, RCU__RELEASE);
@@ -1002,7 +1024,7 @@ static inline void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
 
 #if !defined(RCU_FLAVOUR_QSBR)
 /* The outermost rcu_read_lock(): publish this section in the slot. */
-static inline void rcu__reader_enter(struct rcu__reader *r)
+RCU__INLINE void rcu__reader_enter(struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_BP)
 	if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
@@ -1018,7 +1040,7 @@ static inline void rcu__reader_enter(struct rcu__reader *r)
  * unnested case neither loads a value that it computed and stored itself a moment before, so
  * back-to-back sections do not wait on store-to-load forwarding.
  */
-static inline void rcu__read_lock_at(const char *file, int line)
+RCU__INLINE void rcu__read_lock_at(const char *file, int line)
 {
 	struct rcu__reader *r = rcu__self();
 	(void)file;
@@ -1184,7 +1206,7 @@ __attribute__((always_inline)) static inline int rcu__srcu_enter(struct rcu__gp 
  * SRCU: the slot that serves domain gp: slot 0 first (a thread that reads one domain finds it
  * there, and the index is a constant), then the others, then the slow path's free slot.
  */
-static inline int rcu__srcu_lock_at(struct srcu_struct *ssp, const char *file, int line)
+RCU__INLINE int rcu__srcu_lock_at(struct srcu_struct *ssp, const char *file, int line)
 {
 	struct rcu__reader *r = rcu__self();
 	struct rcu__gp *gp = &ssp->gp;
@@ -1501,14 +1523,14 @@ RCU__EXTERN_C_BEGIN
 
 /* The default domain's state is set up at load time (see rcu__constructor); this covers a
  * slow path reached earlier, from another unit's constructor. */
-static inline void rcu__gp_ready(struct rcu__gp *gp)
+RCU__INLINE void rcu__gp_ready(struct rcu__gp *gp)
 {
 	if (RCU__UNLIKELY(rcu__load(&gp->init_state, RCU__ACQUIRE) != RCU__INIT_READY))
 		RCU__SYM(init)(rcu_container_of(gp, struct rcu__state, gp));
 }
 
 /* An SRCU domain is set up by init_srcu_struct() or, for DEFINE_SRCU, by its first use. */
-static inline void rcu__srcu_ready(struct srcu_struct *ssp)
+RCU__INLINE void rcu__srcu_ready(struct srcu_struct *ssp)
 {
 	if (RCU__UNLIKELY(rcu__load(&ssp->gp.init_state, RCU__ACQUIRE) != RCU__INIT_READY))
 		RCU__SYM(srcu_init)(ssp);
@@ -1593,7 +1615,7 @@ static inline uint64_t start_poll_synchronize_rcu(void) RCU__NOEXCEPT
 }
 
 /* Has grace period `cookie` of gp completed? If so, with a full barrier (P1). */
-static inline bool rcu__poll_state(struct rcu__gp *gp, uint64_t cookie)
+RCU__INLINE bool rcu__poll_state(struct rcu__gp *gp, uint64_t cookie)
 {
 	/* P1: acquire: pairs with G4, the release of the completed number. */
 	bool passed = rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= cookie;
@@ -1652,7 +1674,7 @@ static inline void cond_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
 #define DEFINE_SRCU(name) RCU__SRCU_DEFINE(name)
 #define DEFINE_STATIC_SRCU(name) static RCU__SRCU_DEFINE(name)
 
-static inline int rcu__init_srcu_named(struct srcu_struct *ssp, const char *name)
+RCU__INLINE int rcu__init_srcu_named(struct srcu_struct *ssp, const char *name)
 {
 	memset((void *)ssp, 0, sizeof *ssp);
 	ssp->name = name;
@@ -1782,20 +1804,20 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
 #define RCU__LAZY_WAKE_NS 1000000
 
 #if RCU__HAVE_FUTEX
-static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
+RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
 	(void)s;
 	struct timespec ts = { (time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000) };
 	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
 }
 
-static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
+RCU__INLINE void rcu__word_wake(struct rcu__state *s, int32_t *word)
 {
 	(void)s;
 	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 #else
-static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
+RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
 	struct timespec ts;
 	if (timeout_ns >= 0) {
@@ -1822,7 +1844,7 @@ static inline void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t e
 	pthread_mutex_unlock(&s->word_lock);
 }
 
-static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
+RCU__INLINE void rcu__word_wake(struct rcu__state *s, int32_t *word)
 {
 	(void)word;
 	pthread_mutex_lock(&s->word_lock);
@@ -1834,7 +1856,7 @@ static inline void rcu__word_wake(struct rcu__state *s, int32_t *word)
 RCU__WEAK void RCU__SYM(srcu_kick)(struct rcu__state *s);
 
 /* Readers' wake: the first to see the armed futex disarms it and wakes the updater. */
-RCU__WEAK void RCU__SYM(wake_gp)(struct rcu__gp *gp)
+RCU__SLOW(wake_gp) void RCU__SYM(wake_gp)(struct rcu__gp *gp)
 {
 	if (rcu__xchg(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED) == RCU__FUTEX_ARMED) {
 		rcu__word_wake(gp->owner, &gp->gp_futex);
@@ -1846,7 +1868,7 @@ RCU__WEAK void RCU__SYM(wake_gp)(struct rcu__gp *gp)
 
 /* Do this domain's readers fence after their slot clear? If not, a sleeping updater must not
  * rely on a wake. */
-static inline bool rcu__lazy_wake(struct rcu__gp *gp)
+RCU__INLINE bool rcu__lazy_wake(struct rcu__gp *gp)
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	return gp->kind == RCU__GP_SRCU; /* QSBR's reports fence (Q2); its SRCU readers do not */
@@ -1862,7 +1884,7 @@ static inline bool rcu__lazy_wake(struct rcu__gp *gp)
 }
 
 /* The updater's half of the store-buffering pairs: G1 (after the advance), G3 (after arming). */
-static inline void rcu__updater_fence(struct rcu__gp *gp)
+RCU__INLINE void rcu__updater_fence(struct rcu__gp *gp)
 {
 	rcu__fence_full();
 #if RCU__MEMB_READER && RCU__HAVE_MEMBARRIER
@@ -1883,7 +1905,7 @@ RCU__WEAK void RCU__SYM(thread_exit)(void *arg);
 RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s);
 
 /* Set up a domain's grace-period state (the default domain's, or an SRCU domain's). */
-RCU__WEAK void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, int kind, const char *name)
+RCU__SLOW(gp_setup) void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, int kind, const char *name)
 {
 	gp->kind = kind;
 	gp->owner = owner;
@@ -1904,7 +1926,7 @@ RCU__WEAK void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, 
  * One-time set-up of the process state: its locks, the default domain, the fork handlers, the
  * thread-exit key, membarrier registration. The first caller runs it; others wait for it.
  */
-RCU__WEAK void RCU__SYM(init)(struct rcu__state *s)
+RCU__SLOW(init) void RCU__SYM(init)(struct rcu__state *s)
 {
 	if (RCU__LIKELY(rcu__load(&s->init_state, RCU__ACQUIRE) == RCU__INIT_READY))
 		return;
@@ -1954,7 +1976,7 @@ __attribute__((constructor)) static void rcu__constructor(void)
 #endif
 
 /* Link r into the registry, outside any section (QSBR: offline). */
-static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r, int how)
+RCU__INLINE void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r, int how)
 {
 	RCU__SYM(init)(s);
 	r->tid = rcu__gettid();
@@ -1986,13 +2008,13 @@ static inline void rcu__link_reader(struct rcu__state *s, struct rcu__reader *r,
  * MEMB and MB, >>cxx) it does, as a registered thread's. rcu_register_thread() later makes it
  * a reader proper.
  */
-RCU__WEAK void RCU__SYM(adopt)(struct rcu__state *s, struct rcu__reader *r)
+RCU__SLOW(adopt) void RCU__SYM(adopt)(struct rcu__state *s, struct rcu__reader *r)
 {
 	if (r->registered == RCU__REG_NONE)
 		rcu__link_reader(s, r, RCU__REG_ADOPTED);
 }
 
-RCU__WEAK void RCU__SYM(register)(struct rcu__state *s, struct rcu__reader *r)
+RCU__SLOW(register) void RCU__SYM(register)(struct rcu__state *s, struct rcu__reader *r)
 {
 	RCU__CHECK(r->registered != RCU__REG_THREAD, "rcu_register_thread()", "the thread is already registered");
 	if (r->registered == RCU__REG_THREAD)
@@ -2007,7 +2029,7 @@ RCU__WEAK void RCU__SYM(register)(struct rcu__state *s, struct rcu__reader *r)
 }
 
 /* Does the thread hold a section of any SRCU domain? */
-static inline bool rcu__in_srcu_section(const struct rcu__reader *r)
+RCU__INLINE bool rcu__in_srcu_section(const struct rcu__reader *r)
 {
 	for (int k = 0; k < RCU_SRCU_NESTING; k++)
 		if (r->srcu[k].seq != 0)
@@ -2016,7 +2038,7 @@ static inline bool rcu__in_srcu_section(const struct rcu__reader *r)
 }
 
 /* Leave the registry (or, with SRCU sections open, stay as an adopted thread). */
-static inline void rcu__unlink_reader(struct rcu__state *s, struct rcu__reader *r)
+RCU__INLINE void rcu__unlink_reader(struct rcu__state *s, struct rcu__reader *r)
 {
 	/* A thread that exits inside a section (release builds) drops its section here. */
 	rcu__store(&r->seq, 0, RCU__RELEASE);
@@ -2051,7 +2073,7 @@ static inline void rcu__unlink_reader(struct rcu__state *s, struct rcu__reader *
 	RCU__SYM(wake_gp)(&s->gp);
 }
 
-RCU__WEAK void RCU__SYM(unregister)(struct rcu__state *s, struct rcu__reader *r)
+RCU__SLOW(unregister) void RCU__SYM(unregister)(struct rcu__state *s, struct rcu__reader *r)
 {
 	RCU__CHECK(r->registered == RCU__REG_THREAD, "rcu_unregister_thread()", "the thread is not registered");
 	if (r->registered != RCU__REG_THREAD)
@@ -2060,7 +2082,7 @@ RCU__WEAK void RCU__SYM(unregister)(struct rcu__state *s, struct rcu__reader *r)
 }
 
 /* Thread-exit destructor of exit_key: unregister a thread that ends registered or adopted. */
-RCU__WEAK void RCU__SYM(thread_exit)(void *arg)
+RCU__SLOW(thread_exit) void RCU__SYM(thread_exit)(void *arg)
 {
 	struct rcu__reader *r = (struct rcu__reader *)arg;
 	struct rcu__state *s = r->owner;
@@ -2083,7 +2105,7 @@ RCU__WEAK void RCU__SYM(thread_exit)(void *arg)
 }
 
 /* QSBR slot updates: seq 0 goes offline, UINT64_MAX comes online, else reports a quiescent state. */
-RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t seq)
+RCU__SLOW(qsbr_report) void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t seq)
 {
 	if (seq == UINT64_MAX) {
 		seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE); /* Q0 */
@@ -2117,7 +2139,7 @@ RCU__WEAK void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, 
  * "Online" is any thread in the registry with its slot set: registered threads, and adopted
  * ones while they run callbacks (which may read) or after rcu_thread_online().
  */
-static inline bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
+RCU__INLINE bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	if (r->registered != RCU__REG_NONE && rcu__load(&r->seq, RCU__RELAXED) != 0) {
@@ -2131,7 +2153,7 @@ static inline bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
 	return false;
 }
 
-static inline void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, bool was_online)
+RCU__INLINE void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, bool was_online)
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	if (was_online && r->registered != RCU__REG_NONE)
@@ -2146,7 +2168,7 @@ static inline void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r,
 RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns);
 
 /* Does reader r hold a section of gp that grace period `target` waits for? Registry lock held. */
-static inline bool rcu__reader_holds(struct rcu__gp *gp, struct rcu__reader *r, uint64_t target)
+RCU__INLINE bool rcu__reader_holds(struct rcu__gp *gp, struct rcu__reader *r, uint64_t target)
 {
 	if (gp->kind == RCU__GP_DEFAULT) {
 		/* G2: acquire: pairs with R2/Q1, the readers' release of their slots. */
@@ -2169,7 +2191,7 @@ static inline bool rcu__reader_holds(struct rcu__gp *gp, struct rcu__reader *r, 
  * waits for), so the pass never goes back. Returns false, with the lock released, when a reader
  * still holds a section after *budget more looks at it (0: one look each, no spinning).
  */
-static inline bool rcu__readers_wait(struct rcu__gp *gp, uint64_t target, unsigned *budget)
+RCU__INLINE bool rcu__readers_wait(struct rcu__gp *gp, uint64_t target, unsigned *budget)
 {
 	struct rcu__state *s = gp->owner;
 	bool done = true;
@@ -2188,7 +2210,7 @@ static inline bool rcu__readers_wait(struct rcu__gp *gp, uint64_t target, unsign
 }
 
 /* Is every reader of gp outside the sections that grace period `target` waits for? One look each. */
-static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
+RCU__INLINE bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
 {
 	unsigned none = 0;
 	return rcu__readers_wait(gp, target, &none);
@@ -2199,7 +2221,7 @@ static inline bool rcu__readers_done(struct rcu__gp *gp, uint64_t target)
  * head, so with `self` at the head another is behind it), after the caller's advance: under
  * concurrent updaters the lock's cache line moved between CPUs at every grace period.
  */
-static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *self)
+RCU__INLINE bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *self)
 {
 	/* G7: the advance (and the removal before it) before the look; pairs with J1 (SB). */
 	rcu__fence_full();
@@ -2208,7 +2230,7 @@ static inline bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *
 	return head && (head != self || rcu__load(&self->next, RCU__ACQUIRE));
 }
 
-RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
+RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
 {
 	uint64_t start = RCU_STALL_TIMEOUT_MS > 0 ? rcu__now_ns() : 0;
 	bool reported = false, yielded = false;
@@ -2259,7 +2281,7 @@ RCU__WEAK void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
 }
 
 /* The end of a grace period: publish it, and wake those who wait for it. Caller holds gp_lock. */
-static inline void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
+RCU__INLINE void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 {
 	/* Only gp_lock's holder writes the count: a plain increment, read atomically by statistics. */
 	rcu__store(&gp->gp_count, rcu__load(&gp->gp_count, RCU__RELAXED) + 1, RCU__RELAXED);
@@ -2270,7 +2292,7 @@ static inline void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 	rcu__store(&gp->gp_completed, cur, RCU__SEQ_CST);
 }
 
-static inline void rcu__gp_completed_wake(struct rcu__gp *gp)
+RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
 {
 	/* D2: the bump after the completion and the unlock; waiters re-check and may take the lock. */
 	rcu__fetch_add(&gp->gp_done_word, 1, RCU__SEQ_CST);
@@ -2282,7 +2304,7 @@ static inline void rcu__gp_completed_wake(struct rcu__gp *gp)
 }
 
 /* Advance gp_seq to `target` if nobody has (gp_lock held); returns the grace period to wait for. */
-static inline uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
+RCU__INLINE uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
 {
 	uint64_t cur = rcu__load(&gp->gp_seq, RCU__RELAXED);
 	/*
@@ -2303,7 +2325,7 @@ static inline uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
  * its target may complete while it waits): it sleeps on gp_done_word and returns as soon as its
  * target has completed, or takes the lock when it is free.
  */
-RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
+RCU__SLOW(gp_wait_for) void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
 {
 	for (;;) {
 		/* D1: read the word before the check; pairs with D2 (completion, then the bump). */
@@ -2353,7 +2375,7 @@ RCU__WEAK void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
  * rescans (G3), so that the last of them wakes the worker (RCU__SYM(wake_gp)). A grace period
  * that another caller holds gp_lock for is left to that caller, whose completion kicks the worker.
  */
-RCU__WEAK bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
+RCU__SLOW(gp_poll) bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 {
 	if (rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= target)
 		return true;
@@ -2394,7 +2416,7 @@ RCU__WEAK bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 	return done;
 }
 
-RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
+RCU__SLOW(snapshot) uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
 {
 	rcu__gp_ready(gp);
 	/*
@@ -2406,7 +2428,7 @@ RCU__WEAK uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
 	return rcu__fetch_add(&gp->gp_seq, 0, RCU__ACQ_REL) + 1;
 }
 
-RCU__WEAK void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie)
+RCU__SLOW(cond_synchronize) void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie)
 {
 	struct rcu__reader *r = rcu__self();
 	rcu__gp_ready(gp);
@@ -2417,13 +2439,13 @@ RCU__WEAK void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie)
 	rcu__qsbr_return(gp->owner, r, was_online);
 }
 
-RCU__WEAK void RCU__SYM(synchronize)(struct rcu__gp *gp)
+RCU__SLOW(synchronize) void RCU__SYM(synchronize)(struct rcu__gp *gp)
 {
 	RCU__SYM(cond_synchronize)(gp, RCU__SYM(snapshot)(gp));
 }
 
 /* SRCU domains: set-up on first use (race-safe), the readers' slow path, retirement. */
-RCU__WEAK void RCU__SYM(srcu_init)(struct srcu_struct *ssp)
+RCU__SLOW(srcu_init) void RCU__SYM(srcu_init)(struct srcu_struct *ssp)
 {
 	struct rcu__gp *gp = &ssp->gp;
 	struct rcu__state *s = RCU__STATE;
@@ -2446,7 +2468,7 @@ RCU__WEAK void RCU__SYM(srcu_init)(struct srcu_struct *ssp)
 }
 
 /* The first section of domain gp in this thread, or the first since its slot served another. */
-RCU__WEAK int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r, const char *file, int line)
+RCU__SLOW(srcu_lock_slow) int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r, const char *file, int line)
 {
 	struct srcu_struct *ssp = rcu_container_of(gp, struct srcu_struct, gp);
 	rcu__srcu_ready(ssp);
@@ -2480,7 +2502,7 @@ RCU__WEAK int RCU__SYM(srcu_lock_slow)(struct rcu__gp *gp, struct rcu__reader *r
 }
 
 /* Is any thread inside a section of gp? (cleanup's check) */
-static inline bool rcu__srcu_has_readers(struct rcu__gp *gp)
+RCU__INLINE bool rcu__srcu_has_readers(struct rcu__gp *gp)
 {
 	struct rcu__state *s = gp->owner;
 	bool found = false;
@@ -2681,7 +2703,7 @@ static inline void srcu_get_stats(struct srcu_struct *ssp, struct rcu_stats *out
 	RCU__SYM(stats)(&ssp->gp, out);
 }
 
-static inline void rcu__barrier_done(struct rcu__state *s, struct rcu_head *head)
+RCU__INLINE void rcu__barrier_done(struct rcu__state *s, struct rcu_head *head)
 {
 	struct rcu__barrier *b = rcu_container_of(head, struct rcu__barrier, head);
 	rcu__store(&b->done, 1, RCU__RELEASE);
@@ -2690,7 +2712,7 @@ static inline void rcu__barrier_done(struct rcu__state *s, struct rcu_head *head
 }
 
 /* The next node of a taken chain; its producer may still be between its swap and its link. */
-static inline struct rcu_head *rcu__cbq_next(struct rcu_head *h)
+RCU__INLINE struct rcu_head *rcu__cbq_next(struct rcu_head *h)
 {
 	struct rcu_head *next;
 	/* C3: acquire: pairs with C2, the producer's link of its fully written head. */
@@ -2705,7 +2727,7 @@ static inline struct rcu_head *rcu__cbq_next(struct rcu_head *h)
 
 /* The queue's first head, once its producer has linked it; NULL if the queue is empty. The
  * caller holds cb_consumer (nobody else resets the stub's link). */
-static inline struct rcu_head *rcu__cbq_first(struct rcu__cbq *q)
+RCU__INLINE struct rcu_head *rcu__cbq_first(struct rcu__cbq *q)
 {
 	if (rcu__load(&q->stub.next, RCU__ACQUIRE) == NULL && rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub)
 		return NULL;
@@ -2713,7 +2735,7 @@ static inline struct rcu_head *rcu__cbq_first(struct rcu__cbq *q)
 }
 
 /* Detach the chain behind the stub from the queue; returns its last head. Waits for nobody. */
-static inline struct rcu_head *rcu__cbq_detach(struct rcu__cbq *q)
+RCU__INLINE struct rcu_head *rcu__cbq_detach(struct rcu__cbq *q)
 {
 	rcu__store(&q->stub.next, (struct rcu_head *)NULL, RCU__RELAXED);
 	RCU__DELAY();
@@ -2722,7 +2744,7 @@ static inline struct rcu_head *rcu__cbq_detach(struct rcu__cbq *q)
 }
 
 /* Take the whole queue: false if empty. The caller holds cb_consumer. */
-static inline bool rcu__cbq_take(struct rcu__cbq *q, struct rcu_head **first, struct rcu_head **last)
+RCU__INLINE bool rcu__cbq_take(struct rcu__cbq *q, struct rcu_head **first, struct rcu_head **last)
 {
 	if (!(*first = rcu__cbq_first(q)))
 		return false;
@@ -2730,12 +2752,12 @@ static inline bool rcu__cbq_take(struct rcu__cbq *q, struct rcu_head **first, st
 	return true;
 }
 
-static inline bool rcu__cbq_empty(struct rcu__cbq *q)
+RCU__INLINE bool rcu__cbq_empty(struct rcu__cbq *q)
 {
 	return rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub;
 }
 
-RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
+RCU__SLOW(over_high_water) bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
 {
 	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
 	return (int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED)) > RCU_CALLBACK_HIGH_WATER;
@@ -2746,7 +2768,7 @@ RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
  * and, in QSBR, is offline; it is online (if registered) while callbacks run, so that they may
  * read. Each callback is marked started (batch_first moves past it) before it runs.
  */
-static inline void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
+RCU__INLINE void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
 {
 	struct rcu__state *s = gp->owner;
 	struct rcu_head *h = rcu__load(&gp->batch_first, RCU__RELAXED);
@@ -2792,7 +2814,7 @@ static inline void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
  * One step of batch processing, under cb_consumer: take a batch if none is taken, then wait for
  * its grace period (block) or advance it one non-blocking step, and invoke it once it has passed.
  */
-RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block)
+RCU__SLOW(process) int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block)
 {
 	if (!rcu__load(&gp->batch_first, RCU__RELAXED)) {
 		struct rcu_head *first = rcu__cbq_first(&gp->cbq);
@@ -2824,7 +2846,7 @@ RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool 
 	return RCU__STEP_DONE;
 }
 
-RCU__WEAK void *RCU__SYM(worker_main)(void *arg)
+RCU__SLOW(worker_main) void *RCU__SYM(worker_main)(void *arg)
 {
 	struct rcu__state *s = (struct rcu__state *)arg;
 	struct rcu__gp *gp = &s->gp;
@@ -2869,14 +2891,14 @@ RCU__WEAK void *RCU__SYM(worker_main)(void *arg)
 }
 
 /* Does SRCU domain gp have work for the worker: a batch, queued callbacks, a requested period? */
-static inline bool rcu__srcu_has_work(struct rcu__gp *gp)
+RCU__INLINE bool rcu__srcu_has_work(struct rcu__gp *gp)
 {
 	return rcu__load(&gp->batch_first, RCU__RELAXED) || !rcu__cbq_empty(&gp->cbq) ||
 	       rcu__load(&gp->gp_requested, RCU__SEQ_CST) > rcu__load(&gp->gp_completed, RCU__RELAXED);
 }
 
 /* Put SRCU domain gp on the worker's list (if it is not there). */
-static inline void rcu__srcu_enlist(struct rcu__gp *gp)
+RCU__INLINE void rcu__srcu_enlist(struct rcu__gp *gp)
 {
 	struct rcu__state *s = gp->owner;
 	if (rcu__xchg(&gp->on_worklist, 1, RCU__SEQ_CST))
@@ -2888,7 +2910,7 @@ static inline void rcu__srcu_enlist(struct rcu__gp *gp)
 }
 
 /* Wake the SRCU worker: bump its word, and wake it if it sleeps (K1, pairs with K2). */
-RCU__WEAK void RCU__SYM(srcu_kick)(struct rcu__state *s)
+RCU__SLOW(srcu_kick) void RCU__SYM(srcu_kick)(struct rcu__state *s)
 {
 	/* K1: the bump before the check of the sleep flag; pairs with K2 (flag, then the word). */
 	rcu__fetch_add(&s->srcu_word, 1, RCU__SEQ_CST);
@@ -2896,7 +2918,7 @@ RCU__WEAK void RCU__SYM(srcu_kick)(struct rcu__state *s)
 		rcu__word_wake(s, &s->srcu_word);
 }
 
-RCU__WEAK void *RCU__SYM(srcu_worker_main)(void *arg)
+RCU__SLOW(srcu_worker_main) void *RCU__SYM(srcu_worker_main)(void *arg)
 {
 	struct rcu__state *s = (struct rcu__state *)arg;
 	struct rcu__reader *r = rcu__self();
@@ -2977,7 +2999,7 @@ RCU__WEAK void *RCU__SYM(srcu_worker_main)(void *arg)
 }
 
 /* Exit handler: the workers take no batch after this returns (X1). */
-RCU__WEAK void RCU__SYM(at_exit)(void)
+RCU__SLOW(at_exit) void RCU__SYM(at_exit)(void)
 {
 	struct rcu__state *s = RCU__STATE;
 	rcu__store(&s->exiting, 1, RCU__SEQ_CST); /* X1 */
@@ -2994,7 +3016,8 @@ RCU__WEAK void RCU__SYM(at_exit)(void)
 }
 
 /* Start a worker if there is none: false if it cannot be started (then callers help). */
-static inline bool rcu__start_thread(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *))
+RCU__WEAK bool RCU__SYM(start_thread)(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *));
+RCU__SLOW(start_thread) bool RCU__SYM(start_thread)(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *))
 {
 	int32_t none = RCU__WORKER_NONE;
 	if (rcu__load(state, RCU__ACQUIRE) != RCU__WORKER_NONE)
@@ -3002,7 +3025,7 @@ static inline bool rcu__start_thread(struct rcu__state *s, int32_t *state, void 
 	if (!rcu__cas(state, &none, RCU__WORKER_STARTED, RCU__ACQ_REL, RCU__ACQUIRE))
 		return true;
 	RCU__SYM(init)(s);
-	static int exit_handler_set; /* per translation unit is fine: at_exit is idempotent */
+	static int exit_handler_set; /* per copy of this function is fine: at_exit is idempotent */
 	if (!rcu__xchg(&exit_handler_set, 1, RCU__RELAXED))
 		atexit(RCU__SYM(at_exit));
 	rcu__sigset_t all, old;
@@ -3022,16 +3045,16 @@ static inline bool rcu__start_thread(struct rcu__state *s, int32_t *state, void 
 	return true;
 }
 
-RCU__WEAK bool RCU__SYM(start_worker)(struct rcu__gp *gp)
+RCU__SLOW(start_worker) bool RCU__SYM(start_worker)(struct rcu__gp *gp)
 {
 	struct rcu__state *s = gp->owner;
 	if (gp->kind == RCU__GP_SRCU)
-		return rcu__start_thread(s, &s->srcu_worker_state, RCU__SYM(srcu_worker_main));
-	return rcu__start_thread(s, &s->worker_state, RCU__SYM(worker_main));
+		return RCU__SYM(start_thread)(s, &s->srcu_worker_state, RCU__SYM(srcu_worker_main));
+	return RCU__SYM(start_thread)(s, &s->worker_state, RCU__SYM(worker_main));
 }
 
 /* The domain has work: make its worker look (start it if needed). False: no worker could start. */
-static inline bool rcu__wake_worker(struct rcu__gp *gp)
+RCU__INLINE bool rcu__wake_worker(struct rcu__gp *gp)
 {
 	struct rcu__state *s = gp->owner;
 	if (gp->kind == RCU__GP_SRCU) {
@@ -3053,7 +3076,7 @@ static inline bool rcu__wake_worker(struct rcu__gp *gp)
 
 /* May this thread block in call_rcu()/call_srcu() to help? Not inside a section it would wait
  * for (QSBR: not online), not in a callback. */
-static inline bool rcu__may_help(struct rcu__reader *r)
+RCU__INLINE bool rcu__may_help(struct rcu__reader *r)
 {
 #if defined(RCU_FLAVOUR_QSBR)
 	if (rcu__load(&r->seq, RCU__RELAXED) != 0)
@@ -3072,7 +3095,7 @@ static inline bool rcu__may_help(struct rcu__reader *r)
 }
 
 /* Help reclaim: run one batch on the calling thread (QSBR: offline while it waits for the lock). */
-RCU__WEAK void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r)
+RCU__SLOW(help) void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r)
 {
 	RCU__SYM(adopt)(gp->owner, r); /* callbacks may read: be in the registry while they run */
 	bool was_online = rcu__qsbr_leave(gp->owner, r);
@@ -3083,7 +3106,7 @@ RCU__WEAK void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r)
 }
 
 /* Append head to gp's queue (C1, C2); returns the pending count it saw (0 for markers). */
-static inline int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self, struct rcu_head *head,
+RCU__INLINE int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self, struct rcu_head *head,
 				   void (*func)(struct rcu_head *))
 {
 #if defined(RCU_DEBUG)
@@ -3138,7 +3161,7 @@ static inline int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self,
 }
 
 /* After an enqueue: wake the worker, or help when there is none or callbacks pile up. */
-static inline void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *self, int64_t pending)
+RCU__INLINE void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *self, int64_t pending)
 {
 	if (!rcu__wake_worker(gp)) {
 		if (rcu__may_help(self))
@@ -3159,7 +3182,7 @@ static inline void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *se
 	}
 }
 
-RCU__WEAK void RCU__SYM(call)(struct rcu__gp *gp, struct rcu_head *head, void (*func)(struct rcu_head *))
+RCU__SLOW(call) void RCU__SYM(call)(struct rcu__gp *gp, struct rcu_head *head, void (*func)(struct rcu_head *))
 {
 	if (RCU__UNLIKELY((uintptr_t)func < RCU__CALLBACK_MIN))
 		RCU__SYM(die)(gp->kind == RCU__GP_SRCU ? "call_srcu()" : "call_rcu()",
@@ -3169,14 +3192,14 @@ RCU__WEAK void RCU__SYM(call)(struct rcu__gp *gp, struct rcu_head *head, void (*
 	rcu__after_enqueue(gp, self, rcu__enqueue(gp, self, head, func));
 }
 
-RCU__WEAK void RCU__SYM(free)(struct rcu__gp *gp, struct rcu_head *head, size_t offset)
+RCU__SLOW(free) void RCU__SYM(free)(struct rcu__gp *gp, struct rcu_head *head, size_t offset)
 {
 	rcu__gp_ready(gp);
 	struct rcu__reader *self = rcu__self();
 	rcu__after_enqueue(gp, self, rcu__enqueue(gp, self, head, RCU__CAST(void (*)(struct rcu_head *), (uintptr_t)offset)));
 }
 
-RCU__WEAK void RCU__SYM(barrier)(struct rcu__gp *gp)
+RCU__SLOW(barrier) void RCU__SYM(barrier)(struct rcu__gp *gp)
 {
 	struct rcu__state *s = gp->owner;
 	struct rcu__reader *r = rcu__self();
@@ -3197,7 +3220,7 @@ RCU__WEAK void RCU__SYM(barrier)(struct rcu__gp *gp)
 	rcu__qsbr_return(s, r, was_online);
 }
 
-RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp)
+RCU__SLOW(start_poll) uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp)
 {
 	uint64_t cookie = RCU__SYM(snapshot)(gp);
 	uint64_t want = rcu__load(&gp->gp_requested, RCU__RELAXED);
@@ -3208,7 +3231,7 @@ RCU__WEAK uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp)
 	return cookie;
 }
 
-RCU__WEAK void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out)
+RCU__SLOW(stats) void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out)
 {
 	rcu__gp_ready(gp);
 	uint64_t invoked = rcu__load(&gp->cbq.invoked, RCU__ACQUIRE);
@@ -3221,7 +3244,7 @@ RCU__WEAK void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out)
 }
 
 /* Retire an SRCU domain: see cleanup_srcu_struct(). */
-RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
+RCU__SLOW(srcu_cleanup) void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 {
 	struct rcu__gp *gp = &ssp->gp;
 	if (rcu__load(&gp->init_state, RCU__ACQUIRE) != RCU__INIT_READY)
@@ -3262,7 +3285,7 @@ RCU__WEAK void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 }
 
 /* fork(): keep the registry list, the domains list and the callback queues whole across the fork. */
-RCU__WEAK void RCU__SYM(prepare_fork)(void)
+RCU__SLOW(prepare_fork) void RCU__SYM(prepare_fork)(void)
 {
 	struct rcu__state *s = RCU__STATE;
 	pthread_mutex_lock(&s->registry_lock);
@@ -3271,7 +3294,7 @@ RCU__WEAK void RCU__SYM(prepare_fork)(void)
 	pthread_mutex_lock(&s->take_lock);
 }
 
-RCU__WEAK void RCU__SYM(parent_fork)(void)
+RCU__SLOW(parent_fork) void RCU__SYM(parent_fork)(void)
 {
 	struct rcu__state *s = RCU__STATE;
 	pthread_mutex_unlock(&s->take_lock);
@@ -3281,7 +3304,7 @@ RCU__WEAK void RCU__SYM(parent_fork)(void)
 }
 
 /* Follow a chain from h until NULL or `stop`; returns its last node (NULL for an empty chain). */
-static inline struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_head *stop)
+RCU__INLINE struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_head *stop)
 {
 	struct rcu_head *end = NULL;
 	for (; h; h = h == stop ? NULL : rcu__load(&h->next, RCU__RELAXED))
@@ -3298,7 +3321,8 @@ static inline struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_hea
  * that was never the tail. Each head has at most one thread that records it as predecessor and
  * succeeds, so the search is a walk down the chain of those threads.
  */
-static bool rcu__child_swapped(struct rcu__state *s, struct rcu__reader *r, unsigned depth)
+RCU__WEAK bool RCU__SYM(child_swapped)(struct rcu__state *s, struct rcu__reader *r, unsigned depth);
+RCU__SLOW(child_swapped) bool RCU__SYM(child_swapped)(struct rcu__state *s, struct rcu__reader *r, unsigned depth)
 {
 	struct rcu_head *node = rcu__load(&r->enq_node, RCU__RELAXED);
 	struct rcu__gp *gp = rcu__load(&r->enq_gp, RCU__RELAXED);
@@ -3310,14 +3334,14 @@ static bool rcu__child_swapped(struct rcu__state *s, struct rcu__reader *r, unsi
 		return false; /* deeper than the registry: a cycle, which no real chain has */
 	for (struct rcu__reader *q = s->readers; q; q = q->next)
 		if (q != r && rcu__load(&q->enq_node, RCU__RELAXED) && rcu__load(&q->enq_prev, RCU__RELAXED) == node &&
-		    rcu__child_swapped(s, q, depth - 1))
+		    RCU__SYM(child_swapped)(s, q, depth - 1))
 			return true;
 	return false;
 }
 
 /* In a fork child: one domain's locks start afresh, its chains are cut at any gap left, and the
  * pending count is recounted from what is really queued. */
-static inline void rcu__child_domain(struct rcu__gp *gp, bool keep_membarrier)
+RCU__INLINE void rcu__child_domain(struct rcu__gp *gp, bool keep_membarrier)
 {
 	pthread_mutex_init(&gp->gp_lock, NULL);
 	pthread_mutex_init(&gp->cb_consumer, NULL);
@@ -3351,7 +3375,7 @@ static inline void rcu__child_domain(struct rcu__gp *gp, bool keep_membarrier)
 	rcu__store(&q->queued, rcu__load(&q->invoked, RCU__RELAXED) + count, RCU__RELAXED);
 }
 
-RCU__WEAK void RCU__SYM(child_fork)(void)
+RCU__SLOW(child_fork) void RCU__SYM(child_fork)(void)
 {
 	struct rcu__state *s = RCU__STATE;
 	struct rcu__reader *self = rcu__self();
@@ -3374,7 +3398,7 @@ RCU__WEAK void RCU__SYM(child_fork)(void)
 		struct rcu_head *node = rcu__load(&r->enq_node, RCU__RELAXED);
 		struct rcu_head *prev = rcu__load(&r->enq_prev, RCU__RELAXED);
 		if (r != self && node && prev && !rcu__load(&prev->next, RCU__RELAXED) &&
-		    rcu__child_swapped(s, r, readers))
+		    RCU__SYM(child_swapped)(s, r, readers))
 			rcu__store(&prev->next, node, RCU__RELAXED);
 	}
 	rcu__store(&s->readers, self->registered != RCU__REG_NONE ? self : (struct rcu__reader *)NULL, RCU__RELAXED);
@@ -3438,7 +3462,7 @@ static inline void rcu_list_init(struct rcu_list *head)
 	head->prev = head;
 }
 
-static inline void rcu__list_insert(struct rcu_list *n, struct rcu_list *prev, struct rcu_list *next)
+RCU__INLINE void rcu__list_insert(struct rcu_list *n, struct rcu_list *prev, struct rcu_list *next)
 {
 	rcu__store(&n->next, next, RCU__RELAXED);
 	n->prev = prev;
@@ -3639,7 +3663,7 @@ static inline void rcu_hlist_replace(struct rcu_hlist_node *old, struct rcu_hlis
  * Misuse reports: one line naming the call, the thread and the rule, then abort(). The checks
  * themselves are RCU__CHECK() at the places they guard, and compile to nothing without RCU_DEBUG.
  */
-static inline void rcu__thread_name(long tid, char *buf, size_t size)
+RCU__INLINE void rcu__thread_name(long tid, char *buf, size_t size)
 {
 	snprintf(buf, size, "?");
 #if defined(__linux__)
@@ -3656,7 +3680,7 @@ static inline void rcu__thread_name(long tid, char *buf, size_t size)
 #endif
 }
 
-RCU__WEAK RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule)
+RCU__SLOW(die) RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule)
 {
 	char name[32];
 	long tid = rcu__gettid();
@@ -3673,7 +3697,7 @@ RCU__WEAK RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *cal
 }
 
 /* The outermost rcu_read_lock() under RCU_DEBUG: is the thread a reader? where does it begin? */
-RCU__WEAK void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line)
+RCU__SLOW(debug_enter) void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line)
 {
 	/* A thread adopted into the registry (a callback helper, say) is seen by grace periods too. */
 #if defined(RCU_FLAVOUR_QSBR)
@@ -3697,7 +3721,7 @@ RCU__WEAK void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, in
 }
 
 /* RCU_STALL_TIMEOUT_MS: which readers hold grace period `target` of gp up, printed once per stall. */
-RCU__WEAK RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns)
+RCU__SLOW(report_stall) RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns)
 {
 	struct rcu__state *s = gp->owner;
 	uint64_t now = rcu__now_ns();
@@ -3767,9 +3791,9 @@ struct rcu__config_ref {
 	char free_call[96];
 };
 extern struct rcu__config_ref RCU__SYM(config_ref);
-RCU__WEAK struct rcu__config_ref RCU__SYM(config_ref);
+RCU__ONCE(b, config_ref) struct rcu__config_ref RCU__SYM(config_ref);
 
-RCU__WEAK RCU__COLD void RCU__SYM(config_mismatch)(const char *macro, const char *mine, const char *unit,
+RCU__SLOW(config_mismatch) RCU__COLD void RCU__SYM(config_mismatch)(const char *macro, const char *mine, const char *unit,
 						   const char *theirs, const char *their_unit)
 {
 	fprintf(stderr,
@@ -3781,7 +3805,7 @@ RCU__WEAK RCU__COLD void RCU__SYM(config_mismatch)(const char *macro, const char
 	abort();
 }
 
-static inline void rcu__config_value(char *buf, size_t size, bool flag, int64_t v)
+RCU__INLINE void rcu__config_value(char *buf, size_t size, bool flag, int64_t v)
 {
 	if (flag)
 		snprintf(buf, size, "%s", v ? "defined" : "not defined");
@@ -3789,7 +3813,7 @@ static inline void rcu__config_value(char *buf, size_t size, bool flag, int64_t 
 		snprintf(buf, size, "%lld", (long long)v);
 }
 
-RCU__WEAK void RCU__SYM(check_config)(struct rcu__state *s, const struct rcu__config *c)
+RCU__SLOW(check_config) void RCU__SYM(check_config)(struct rcu__state *s, const struct rcu__config *c)
 {
 	(void)s;
 	struct rcu__config_ref *ref = &RCU__SYM(config_ref);
@@ -3871,8 +3895,9 @@ struct rcu__copies {
 };
 
 /* It reads whole data segments, padding and sanitizer redzones included: not instrumented. */
+RCU__WEAK int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t size, void *arg);
 __attribute__((no_sanitize_address, no_sanitize("thread"), no_sanitize("undefined")))
-static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *arg)
+RCU__SLOW(copies_in) int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t size, void *arg)
 {
 	struct rcu__copies *c = (struct rcu__copies *)arg;
 	(void)size;
@@ -3898,7 +3923,7 @@ static inline int rcu__copies_in(struct rcu__dl_info *info, size_t size, void *a
 }
 #endif
 
-RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s)
+RCU__SLOW(find_copies) void RCU__SYM(find_copies)(struct rcu__state *s)
 {
 #if defined(__linux__) && !defined(RCU_MODEL_SELF)
 	if (!RCU__CFG_DEBUG && !getenv("RCU_CHECK_STATE"))
@@ -3907,7 +3932,7 @@ RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s)
 		return;
 	struct rcu__copies c;
 	memset(&c, 0, sizeof c);
-	rcu__dl_iterate_phdr(rcu__copies_in, &c);
+	rcu__dl_iterate_phdr(RCU__SYM(copies_in), &c);
 	if (c.n < 2)
 		return;
 	int mine = -1, other = -1;
@@ -3935,7 +3960,7 @@ RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s)
 
 #if defined(RCU_DEBUG_DELAY)
 /* Random delays in the racy windows: spin up to a few microseconds, now and then yield. */
-RCU__WEAK void RCU__SYM(debug_delay)(void)
+RCU__SLOW(debug_delay) void RCU__SYM(debug_delay)(void)
 {
 	static RCU__THREAD_LOCAL uint64_t state;
 	if (!state)
