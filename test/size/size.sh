@@ -4,7 +4,7 @@
 # (issue #22; docs/linking.md, "Code size").
 #
 #   size.sh --src ROOT --cc CC --flavour NAME [--std STD] [--cflags FLAGS] [--ldflags FLAGS]
-#           [--out DIR] [--report] [--no-limit]
+#           [--limits READER,UPDATER] [--out DIR] [--report] [--no-limit]
 #
 # Builds programs of 1, 2, 8 and 64 translation units that include rcu.h with the flavour, and
 # links them with CC (the system's default linker unless --ldflags says -fuse-ld=...). Two kinds
@@ -19,11 +19,12 @@
 # A unit's cost is what the program grows by per extra unit, (size(64) - size(1)) / 63, where
 # size is the program's loaded bytes (`size`'s text + data columns: code, read-only data, unwind
 # tables, initialised data; bss and thread-local bss take no room in the file). It fails when a
-# reader unit costs more than 1024 bytes or an updater unit more than 2048 (--no-limit: never;
-# for linkers that do not deduplicate, see docs/linking.md), and prints every figure; --report
-# prints them as a Markdown table row.
+# reader unit costs more than 1024 bytes or an updater unit more than 2048 (--limits says other
+# figures; --no-limit: never, for linkers that do not deduplicate: see docs/linking.md), and
+# prints every figure; --report prints them as a Markdown table row.
 set -euo pipefail
 src= cc=cc flavour= out= report=false limit=true std= cflags=-O2 ldflags=
+limit_reader=1024 limit_updater=2048
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) src=$2; shift 2 ;;
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--report) report=true; shift ;;
 	--no-limit) limit=false; shift ;;
+	--limits) limit_reader=${2%,*} limit_updater=${2#*,}; shift 2 ;;
 	*) echo "size.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -44,10 +46,11 @@ mkdir -p "$out"
 FL=$(echo "$flavour" | tr 'a-z' 'A-Z')
 ext=c
 case $cc in *++) ext=cpp; [ -n "$std" ] || std=c++17 ;; *) [ -n "$std" ] || std=c11 ;; esac
-limit_reader=1024 limit_updater=2048
 read -r -a cf <<<"$cflags"
 read -r -a lf <<<"$ldflags"
-compile() { "$cc" -std="$std" "${cf[@]}" -DRCU_FLAVOUR_"$FL" -I"$src" -c "$1" -o "$2"; }
+compile() { # compile SOURCE OBJECT [FLAG...]
+	"$cc" -std="$std" "${cf[@]}" -DRCU_FLAVOUR_"$FL" -I"$src" "${@:3}" -c "$1" -o "$2"
+}
 
 unit() { # unit KIND: unit 0 of the kind
 	cat <<'EOF'
@@ -80,21 +83,23 @@ void update_0(struct node *fresh)
 EOF
 }
 
-main_unit() { # main_unit KIND N
-	local kind=$1 n=$2 i
+main_unit() { # one main for every program: it calls the units that are linked (weak references)
+	local i
 	echo '#include "rcu.h"'
 	echo 'struct node;'
-	for ((i = 0; i < n; i++)); do
-		echo "int read_$i(void);"
-		[ "$kind" = reader ] || echo "void update_$i(struct node *fresh);"
+	for ((i = 0; i < 64; i++)); do
+		echo "EXTERN_C int read_$i(void) __attribute__((weak));"
+		echo "EXTERN_C void update_$i(struct node *fresh) __attribute__((weak));"
 	done
 	echo 'int main(void)'
 	echo '{'
 	echo '	int s = 0;'
 	echo '	rcu_register_thread();'
-	for ((i = 0; i < n; i++)); do
-		echo "	s += read_$i();"
-		[ "$kind" = reader ] || echo "	update_$i((struct node *)0);"
+	for ((i = 0; i < 64; i++)); do
+		echo "	if (read_$i)"
+		echo "		s += read_$i();"
+		echo "	if (update_$i)"
+		echo "		update_$i((struct node *)0);"
 	done
 	echo '	rcu_unregister_thread();'
 	echo '	return s;'
@@ -106,12 +111,15 @@ loaded_size() { # bytes of text + data of a program
 }
 
 declare -A sz
+main_unit >"$out/main.$ext"
+compile "$out/main.$ext" "$out/main.o" -DEXTERN_C="$([ "$ext" = c ] || echo 'extern "C"')"
 for kind in reader updater; do
 	d="$out/$kind"
 	mkdir -p "$d"
 	unit "$kind" >"$d/u0.$ext"
 	# C++ would mangle the names objcopy renames: give them C linkage.
-	[ "$ext" = c ] || sed -i 's/^\(int read_\|void update_\|extern struct node \*shared_\)/extern "C" \1/' "$d/u0.$ext"
+	[ "$ext" = c ] || sed -i -e 's/^\(int read_\|void update_\)/extern "C" \1/' \
+		-e 's/^extern struct node/extern "C" struct node/' "$d/u0.$ext"
 	compile "$d/u0.$ext" "$d/u0.o"
 	objs=("$d/u0.o")
 	for ((i = 1; i < 64; i++)); do
@@ -120,10 +128,7 @@ for kind in reader updater; do
 		objs+=("$d/u$i.o")
 	done
 	for n in 1 2 8 64; do
-		main_unit "$kind" "$n" >"$d/main$n.$ext"
-		[ "$ext" = c ] || sed -i 's/^\(int read_\|void update_\)/extern "C" \1/' "$d/main$n.$ext"
-		compile "$d/main$n.$ext" "$d/main$n.o"
-		"$cc" "${lf[@]}" -pthread -o "$d/prog$n" "$d/main$n.o" "${objs[@]:0:n}"
+		"$cc" "${lf[@]}" -pthread -o "$d/prog$n" "$out/main.o" "${objs[@]:0:n}"
 		"$d/prog$n" || { echo "size.sh: $kind program of $n units does not run" >&2; exit 1; }
 		sz[$kind-$n]=$(loaded_size "$d/prog$n")
 	done
