@@ -2556,7 +2556,7 @@ RCU__INLINE bool rcu__srcu_has_readers(struct rcu__gp *gp)
  * thread is gone; the child keeps what it had done). A thread that was inside call_rcu() at the
  * fork left its head, its predecessor and its domain in its reader record, the predecessor
  * written before the CAS that swaps the head in: the child finds whether the swap happened
- * (rcu__child_swapped()) and, if it did, links the head behind its predecessor, so neither it
+ * (child_swapped()) and, if it did, links the head behind its predecessor, so neither it
  * nor the callbacks queued behind it are lost; if it did not, the head is not queued (its
  * call_rcu() had not returned) and is not run. (With an exchange instead of the CAS, a thread
  * caught between its swap and its record left a head that the child could not place, and the
