@@ -2344,12 +2344,12 @@ RCU__SLOW(gp_wait_for) void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t t
 			rcu__cpu_relax();
 			changed = rcu__load(&gp->gp_done_word, RCU__RELAXED) != word;
 		}
-		if (changed)
-			continue;
-		rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
-		if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
-			rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
-		rcu__fetch_sub(&gp->gp_done_waiters, 1, RCU__RELAXED);
+		if (!changed) {
+			rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
+			if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
+				rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
+			rcu__fetch_sub(&gp->gp_done_waiters, 1, RCU__RELAXED);
+		}
 	}
 	if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target) {
 		uint64_t cur = rcu__gp_advance(gp, target);
