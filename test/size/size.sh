@@ -121,6 +121,16 @@ for kind in reader updater; do
 	[ "$ext" = c ] || sed -i -e 's/^\(int read_\|void update_\)/extern "C" \1/' \
 		-e 's/^extern struct node/extern "C" struct node/' "$d/u0.$ext"
 	compile "$d/u0.$ext" "$d/u0.o"
+	# Nothing outside a slow path's own section may point into it (a jump table in .rodata
+	# would): GNU ld stops when it discards that section, if another unit's copy has another
+	# size (a C and a C++ unit, other flags). Unwind and debug entries are dropped with it.
+	bad=$(readelf -rW "$d/u0.o" | awk '/^Relocation section/ { sec = $3 }
+		/\.gnu\.linkonce\.t\./ && sec !~ /linkonce|eh_frame|debug/ { print sec " -> " $5 }' | sort -u)
+	if [ -n "$bad" ]; then
+		echo "size.sh: FAIL: in the $kind unit, sections other than a slow path's point into it:" >&2
+		echo "$bad" >&2
+		exit 1
+	fi
 	objs=("$d/u0.o")
 	for ((i = 1; i < 64; i++)); do
 		objcopy --redefine-sym read_0=read_$i --redefine-sym shared_0=shared_$i \
