@@ -502,7 +502,9 @@ int main(void)
  * assert nothing. The state is set up before the threads start (a snapshot): when thread0's
  * first call set it up, between x = 1 and the poll (thread2 waiting for it), a header without
  * P1's fence verified at the same bound (not analysed further). -unroll=3: at 2 no execution
- * got past the join.
+ * got past the join. Since every grace period fences after its advance (G7), the syncer's grace
+ * period orders x = 1 (before the snapshot) before r0 = y when it passes the cookie; -DSTALE_COOKIE
+ * polls a cookie whose grace period passed before x = 1, where only P1 is between the two.
  */
 static _Atomic int x, y;
 static _Atomic int r1 = -1;
@@ -525,11 +527,18 @@ static void *syncer(void *arg)
 
 int main(void)
 {
+#if defined(STALE_COOKIE)
+	uint64_t cookie = get_state_synchronize_rcu();
+	synchronize_rcu();
+	spawn(other, 0);
+	WRITE_ONCE(x, 1);
+#else
 	(void)get_state_synchronize_rcu();
 	spawn(other, 0);
 	spawn(syncer, 0);
 	WRITE_ONCE(x, 1);
 	uint64_t cookie = get_state_synchronize_rcu();
+#endif
 	bool passed = poll_state_synchronize_rcu(cookie);
 	int r0 = READ_ONCE(y);
 	join_all();
@@ -585,6 +594,11 @@ int main(void)
  * thread1: y = 1; full fence; r1 = x;
  * Forbidden: r0 == 0 && r1 == 0. No reader is involved: the caller's own barrier.
  * With READERS > 0, registered readers run empty sections meanwhile (the grace period then scans).
+ * Every grace period fences after its advance (G7), which orders x = 1 (before the caller's
+ * snapshot, G5) before r0 = y whoever runs it. -DEARLY_COOKIE: cond_synchronize_rcu() with a
+ * cookie taken before x = 1, whose grace period another thread runs; when the poll finds it not
+ * yet passed and the slow path then finds it completed, that grace period's G7 may precede x = 1,
+ * and only G6 is between x = 1 and r0 = y (a passed poll has its own fence, P1).
  */
 static _Atomic int x, y;
 static _Atomic int r1 = -1;
@@ -607,13 +621,30 @@ static void *other(void *arg)
 	return NULL;
 }
 
+#if defined(EARLY_COOKIE)
+static void *syncer(void *arg)
+{
+	(void)arg;
+	synchronize_rcu();
+	return NULL;
+}
+#endif
+
 int main(void)
 {
+#if defined(EARLY_COOKIE)
+	uint64_t cookie = get_state_synchronize_rcu();
+	spawn(syncer, 0);
+#endif
 	spawn_readers(reader, READERS);
 	spawn(other, 0);
 	await_readers(READERS);
 	WRITE_ONCE(x, 1);
+#if defined(EARLY_COOKIE)
+	cond_synchronize_rcu(cookie);
+#else
 	synchronize_rcu();
+#endif
 	int r0 = READ_ONCE(y);
 	join_all();
 	assert(!(r0 == 0 && READ_ONCE(r1) == 0));

@@ -85,7 +85,9 @@ verify|share0      |QSBR|both|share      |0 |3 |$S $I $L
 verify|poll        |MB  |both|poll       |$o|$((o + 3))|$S $I
 verify|poll        |QSBR|both|poll       |$o|$((o + 3))|$S $I
 verify|pollbarrier |MB  |both|pollbarrier|0 |3 |$S
+verify|pollbarrier.stale|MB|both|pollbarrier|0 |3 |$S -DSTALE_COOKIE
 verify|fullbarrier |MB  |both|fullbarrier|0 |2 |$S
+verify|fullbarrier.early|MB|both|fullbarrier|0 |3 |$S -DEARLY_COOKIE
 verify|fullbarrier |QSBR|both|fullbarrier|$o|$((o + 2))|$S
 verify|register    |MB  |both|register   |$o|$v|$S
 verify|register    |QSBR|both|register   |$o|$v|$S
