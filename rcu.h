@@ -2345,6 +2345,7 @@ RCU__SLOW(gp_wait_for) void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t t
 			changed = rcu__load(&gp->gp_done_word, RCU__RELAXED) != word;
 		}
 		if (!changed) {
+			/* D1, the sleeper's half: gp_done_waiters++, then the check; pairs with D2. */
 			rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
 			if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
 				rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
