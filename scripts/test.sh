@@ -28,13 +28,21 @@ quietly() { local out; out=$("$@" 2>&1) || { printf '%s\n' "$out" >&2; return 1;
 # The closing line CI reads, counted from meson's log of this run.
 summary() { # summary <build dir>
 	python3 - "$1/meson-logs/testlog.json" "$1" <<'PY'
-import json, sys
+import json, re, sys
 ok = bad = skip = 0
 for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
+    t = json.loads(line)
+    r = t["result"]
     if r in ("OK", "EXPECTEDFAIL"): ok += 1
     elif r == "SKIP": skip += 1
-    else: bad += 1
+    else:
+        bad += 1
+        # Again here, where the end of a long log shows it: what the failed program said about
+        # its failures (CI keeps only the end of the output).
+        out = ((t.get("stdout") or "") + (t.get("stderr") or "")).splitlines()
+        said = [l for l in out if re.search(r"FAIL|\[----\]|Assertion|ERROR|Sanitizer|hung|signal", l)]
+        print(f"== {sys.argv[2]}: {t['name']}: {r} after {t.get('duration', 0):.1f} s; it said:")
+        for l in (said or out)[-40:]: print("   " + l)
 print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
 PY
 }
