@@ -43,6 +43,9 @@ for line in open(sys.argv[1]):
         said = [l for l in out if re.search(r"FAIL|\[----\]|Assertion|ERROR|Sanitizer|hung|signal", l)]
         print(f"== {sys.argv[2]}: {t['name']}: {r} after {t.get('duration', 0):.1f} s; it said:")
         for l in (said or out)[-40:]: print("   " + l)
+        hung = [i for i, l in enumerate(out) if l.startswith("hung:")]
+        if hung: # a forked child's threads, as test_child_alarm() printed them
+            for l in out[hung[0]:hung[0] + 150]: print("   " + l)
 print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
 PY
 }

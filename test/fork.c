@@ -9,7 +9,8 @@
  *
  * Children never call Criterion: each checks what it must and reports through its exit status
  * (0, or one of the codes below; a grandchild's code comes back as GRANDCHILD + code), under an
- * alarm() so that a hang fails instead of blocking the suite. Parents wait with waitpid(),
+ * alarm (test_child_alarm(): a hang fails instead of blocking the suite, and prints the child's
+ * threads' stacks first). Parents wait with waitpid(),
  * offline (test_block_begin/end) when registered. Children leave with _exit().
  */
 #define RCU__TEST_HOOKS /* rcu__test_hook(), below: stops threads at named points */
@@ -264,7 +265,7 @@ static int child_gp_check(void)
 
 static int grandchild_main(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	int c;
 	if ((c = check_counts(N1 + N2, N1 + N2 + N3, 0)))
 		return c;
@@ -299,7 +300,7 @@ static void *forker_main(void *arg)
 
 static int child_main(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	int c;
 	if ((c = check_counts(0, N1 + N2, 0)))
 		return c;
@@ -429,7 +430,7 @@ static void *storm_producer(void *arg)
 
 static int storm_child(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	long done[STORM_PRODUCERS];
 	for (int p = 0; p < STORM_PRODUCERS; p++)
 		done[p] = atomic_load(&storm.done[p]);
@@ -583,7 +584,7 @@ static void *cpu_spinner(void *arg)
 
 static int take_child(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	long done[STORM_PRODUCERS];
 	for (int p = 0; p < STORM_PRODUCERS; p++)
 		done[p] = atomic_load(&take.done[p]);
@@ -757,7 +758,7 @@ static void *gate_reader(void *arg)
 
 static int lost_child(long x)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	rcu_barrier();
 	if (atomic_load(&counts[x]) != 1)
 		return atomic_load(&counts[x]) ? E_TWICE : E_LOST;
@@ -881,7 +882,7 @@ static void setup_cb(struct rcu_head *h)
 
 static int setup_child(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	struct rcu_head h;
 	call_rcu(&h, setup_cb);
 	rcu_barrier();
@@ -1061,7 +1062,7 @@ static void *hk_a(void *arg)
 
 static int hk_child(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	int before = atomic_load(&hk.runs);
 	rcu_barrier();
 	for (int id = HK_X; id < HK_N; id++) {
@@ -1167,7 +1168,7 @@ static void *stale_bc(void *arg)
 
 static int stale_child(void)
 {
-	alarm(CHILD_ALARM_S);
+	test_child_alarm(CHILD_ALARM_S);
 	rcu_barrier();
 	if (atomic_load(&hk.ran[HK_A2]))
 		return E_NOT_QUEUED;

@@ -210,6 +210,74 @@ static inline void test_async_sync_start(struct test_async_sync *s, long settle_
 }
 
 /*
+ * In a forked child: die of SIGALRM after `seconds`, so that a hang fails instead of blocking the
+ * suite, and first print every thread's stack (gdb attached to the child, when the machine has
+ * it), so that a hang seen once in many loaded runs says where each thread was. Everything the
+ * handler uses is prepared here; the handler itself only makes async-signal-safe calls, and forks
+ * with the raw system call, as a hung thread may hold a lock that fork()'s handlers take.
+ */
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+static struct {
+	char pid[24];
+	char *argv[10];
+	bool have_gdb;
+} test_hang __attribute__((unused));
+
+static inline void test_hang_handler(int sig)
+{
+	static const char head[] = "hung: a forked child ran past its alarm; its threads:\n";
+	static const char none[] = "hung: (no /usr/bin/gdb to print the threads)\n";
+	ssize_t w = write(2, head, sizeof head - 1);
+	if (!test_hang.have_gdb) {
+		w = write(2, none, sizeof none - 1);
+	} else {
+		prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0); /* Yama: let gdb attach to us */
+#if defined(SYS_fork)
+		long g = syscall(SYS_fork);
+#else
+		long g = syscall(SYS_clone, (unsigned long)SIGCHLD, 0L, 0L, 0L, 0L);
+#endif
+		if (g == 0) {
+			dup2(2, 1);
+			execve("/usr/bin/gdb", test_hang.argv, environ);
+			_exit(127);
+		}
+		for (int i = 0; g > 0 && i < 1200; i++) { /* a minute at most */
+			if (waitpid((pid_t)g, NULL, WNOHANG) == (pid_t)g)
+				break;
+			struct timespec ts = { 0, 50000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	(void)w;
+	signal(sig, SIG_DFL); /* delivered when the handler returns: the parent sees SIGALRM */
+	raise(sig);
+}
+
+static inline void test_child_alarm(unsigned seconds)
+{
+	snprintf(test_hang.pid, sizeof test_hang.pid, "%ld", (long)getpid());
+	test_hang.have_gdb = access("/usr/bin/gdb", X_OK) == 0;
+	char **a = test_hang.argv;
+	*a++ = (char *)"gdb";
+	*a++ = (char *)"-batch";
+	*a++ = (char *)"-nx";
+	*a++ = (char *)"-p";
+	*a++ = test_hang.pid;
+	*a++ = (char *)"-ex";
+	*a++ = (char *)"thread apply all bt";
+	*a = NULL;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = test_hang_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(seconds);
+}
+
+/*
  * Run fn(arg) in a forked child whose stderr goes to `out` (NUL-terminated, truncated to size);
  * returns the child's wait status. The child leaves with _exit(0) when fn returns, dies of
  * SIGABRT if it aborts, and of SIGALRM if it runs past 30 s.

@@ -65,7 +65,7 @@ static void fork_and_check(int (*child)(void), const char *what)
 	pid_t pid = fork();
 	cr_assert_neq(pid, -1);
 	if (pid == 0) {
-		alarm(child_alarm_s);
+		test_child_alarm(child_alarm_s);
 		_exit(child());
 	}
 	int status = 0;
