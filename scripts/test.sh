@@ -74,7 +74,7 @@ for t in d["tests"]:
     for i in t.get("depends", []):
         for f in files.get(i, []): need.add(f)
 print("\n".join(sorted(need)))' "$@")
-	# shellcheck disable=SC2086 # one target a word
+	# shellcheck disable=SC2046,SC2086 # one target a word
 	[ -z "$targets" ] || ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") --quiet
 }
 
