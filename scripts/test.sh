@@ -50,6 +50,14 @@ print(f"{sys.argv[2]}: {ok} passed, {bad} failed, {skip} skipped")
 PY
 }
 
+# After a failure: did the machine itself stop meanwhile? A virtual machine whose CPU the host
+# did not run for tens of seconds (the kernel reports "workqueue lockup ... stuck for 38s!") fails
+# timed liveness bounds that nothing in the project could meet; say so beside the failure.
+host_stalls() { # host_stalls <uptime in seconds when the run began>
+	dmesg 2>/dev/null | awk -v t0="$1" -F'[][]' '$2 + 0 >= t0 + 0 && /lockup|stall|hung_task|soft lockup/ {
+		print "host: the kernel reported, " int($2 - t0) " s into this run: " $3 }' | head -5 || :
+}
+
 # Build only what the tests outside the excluded suites need (a sanitizer build has no use for the
 # benchmarks, and musl cannot build bench/measure.c): build_for_tests <build dir> <suite>...
 build_for_tests() {
@@ -66,7 +74,7 @@ for t in d["tests"]:
     for i in t.get("depends", []):
         for f in files.get(i, []): need.add(f)
 print("\n".join(sorted(need)))' "$@")
-	# shellcheck disable=SC2086 # one target a word
+	# shellcheck disable=SC2046,SC2086 # one target a word
 	[ -z "$targets" ] || ninja -C "$dir" $(printf '%s\n' "$targets" | sed "s|^$PWD/$dir/||") --quiet
 }
 
@@ -86,10 +94,12 @@ run() { # run <build dir> <suites to leave out...> -- <meson test args...> -- <m
 	else
 		build_for_tests "$dir" "${skip[@]}"
 	fi
-	local rc=0 sel=()
+	local rc=0 sel=() up0
 	for s in "${skip[@]}"; do sel+=(--no-suite "$s"); done
+	up0=$(cut -d' ' -f1 /proc/uptime 2>/dev/null || echo 0)
 	meson test -C "$dir" --no-rebuild --print-errorlogs "${sel[@]}" "${targs[@]}" || rc=$?
 	summary "$dir"
+	[ "$rc" = 0 ] || host_stalls "$up0"
 	return $rc
 }
 
@@ -126,6 +136,8 @@ run_stress() { # run_stress <build dir>
 	# (set -e holds in the trap too: the spinners are usually reaped by then, so kill must not fail it)
 	trap "kill ${spin[*]} 2>/dev/null || :; rm -rf '$out'" EXIT
 	start=$(date +%s)
+	local up0
+	up0=$(cut -d' ' -f1 /proc/uptime 2>/dev/null || echo 0)
 	while :; do
 		now=$(date +%s)
 		[ $((now - start)) -lt "$budget" ] || break
@@ -148,6 +160,7 @@ run_stress() { # run_stress <build dir>
 			grep -E 'FAIL|\[----\] |Synthesis|assert|killed|signal|hung' "$log" | head -20
 		done
 	fi
+	[ "$failed" = 0 ] || host_stalls "$up0"
 	echo "stress: $runs runs of ${#progs[@]} programs ($rounds rounds) in $((now - start)) s beside $jobs spinning processes: $((runs - failed)) passed, $failed failed"
 	[ "$failed" = 0 ]
 }
