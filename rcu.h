@@ -520,11 +520,14 @@ RCU__INLINE void rcu__cpu_relax(void)
 #endif
 }
 
+#define RCU__NS_PER_S 1000000000
+#define RCU__NS_PER_MS 1000000
+
 RCU__INLINE uint64_t rcu__now_ns(void)
 {
 	struct timespec ts;
 	rcu__clock_gettime(RCU__CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * RCU__NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
 RCU__INLINE long rcu__gettid(void)
@@ -1071,7 +1074,7 @@ RCU__INLINE void rcu__read_lock_at(const char *file, int line)
  * nothing; the thread must be online (the section is already implied).
  * Under RCU_DEBUG it records where the section began, for stall reports.
  */
-static inline void(rcu_read_lock)(void) RCU__NOEXCEPT
+static inline void rcu_read_lock(void) RCU__NOEXCEPT
 {
 	rcu__read_lock_at(NULL, 0);
 }
@@ -1229,7 +1232,7 @@ RCU__INLINE int rcu__srcu_lock_at(struct srcu_struct *ssp, const char *file, int
  * section of any domain joins it to the registry: the registry lock, once per thread).
  * Unlock in the thread that locked.
  */
-static inline int(srcu_read_lock)(struct srcu_struct *ssp) RCU__NOEXCEPT
+static inline int srcu_read_lock(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
 	return rcu__srcu_lock_at(ssp, NULL, 0);
 }
@@ -1689,7 +1692,7 @@ RCU__INLINE int rcu__init_srcu_named(struct srcu_struct *ssp, const char *name)
  * allocate; here there is nothing to fail). Not on a domain in use. The macro form names the
  * domain after its argument in reports.
  */
-static inline int(init_srcu_struct)(struct srcu_struct *ssp) RCU__NOEXCEPT
+static inline int init_srcu_struct(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
 	return rcu__init_srcu_named(ssp, "srcu_struct");
 }
@@ -1801,13 +1804,15 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
 #ifndef RCU__SHARE_SPIN
 #define RCU__SHARE_SPIN 2000
 #endif
-#define RCU__LAZY_WAKE_NS 1000000
+#define RCU__LAZY_WAKE_NS RCU__NS_PER_MS
+/* A worker that drives grace periods in steps comes back this often to report a stall in time. */
+#define RCU__STALL_CHECK_NS ((int64_t)RCU_STALL_TIMEOUT_MS * RCU__NS_PER_MS / 4)
 
 #if RCU__HAVE_FUTEX
 RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
 	(void)s;
-	struct timespec ts = { (time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000) };
+	struct timespec ts = { (time_t)(timeout_ns / RCU__NS_PER_S), (long)(timeout_ns % RCU__NS_PER_S) };
 	rcu__sys_syscall(SYS_futex, word, RCU__FUTEX_WAIT_PRIVATE, expected, timeout_ns >= 0 ? &ts : NULL, NULL, 0);
 }
 
@@ -1823,8 +1828,8 @@ RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t exp
 	if (timeout_ns >= 0) {
 		rcu__clock_gettime(RCU__CLOCK_REALTIME, &ts);
 		int64_t ns = ts.tv_nsec + timeout_ns;
-		ts.tv_sec += (time_t)(ns / 1000000000);
-		ts.tv_nsec = (long)(ns % 1000000000);
+		ts.tv_sec += (time_t)(ns / RCU__NS_PER_S);
+		ts.tv_nsec = (long)(ns % RCU__NS_PER_S);
 	}
 	pthread_mutex_lock(&s->word_lock);
 	/*
@@ -2268,7 +2273,7 @@ RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t
 		}
 		int64_t timeout = rcu__lazy_wake(gp) ? RCU__LAZY_WAKE_NS : -1;
 #if RCU_STALL_TIMEOUT_MS > 0
-		uint64_t waited = rcu__now_ns() - start, limit = (uint64_t)RCU_STALL_TIMEOUT_MS * 1000000u;
+		uint64_t waited = rcu__now_ns() - start, limit = (uint64_t)RCU_STALL_TIMEOUT_MS * RCU__NS_PER_MS;
 		if (!reported && waited >= limit) {
 			RCU__SYM(report_stall)(gp, target, waited);
 			reported = true;
@@ -2402,7 +2407,7 @@ RCU__SLOW(gp_poll) bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 				gp->poll_target = cur;
 				gp->poll_start_ns = now;
 				gp->poll_reported = 0;
-			} else if (!gp->poll_reported && now - gp->poll_start_ns >= (uint64_t)RCU_STALL_TIMEOUT_MS * 1000000u) {
+			} else if (!gp->poll_reported && now - gp->poll_start_ns >= (uint64_t)RCU_STALL_TIMEOUT_MS * RCU__NS_PER_MS) {
 				RCU__SYM(report_stall)(gp, cur, now - gp->poll_start_ns);
 				gp->poll_reported = 1;
 			}
@@ -2609,7 +2614,7 @@ RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool 
  * abort with a sentence (in every build: it cannot be a function, and the value would be taken
  * for an rcu_free() offset). RCU_DEBUG aborts on a head that is already queued.
  */
-static inline void(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head)) RCU__NOEXCEPT
+static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)) RCU__NOEXCEPT
 {
 	RCU__SYM(call)(RCU__GP, head, func);
 }
@@ -2671,7 +2676,7 @@ static inline void rcu_get_stats(struct rcu_stats *out) RCU__NOEXCEPT
  * left it before func starts. Callbacks run on the "srcu-callbacks" worker, in queue order per
  * domain; one that blocks delays other domains' callbacks (not their grace periods).
  */
-static inline void(call_srcu)(struct srcu_struct *ssp, struct rcu_head *head, void (*func)(struct rcu_head *head)) RCU__NOEXCEPT
+static inline void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, void (*func)(struct rcu_head *head)) RCU__NOEXCEPT
 {
 	rcu__srcu_ready(ssp);
 	RCU__SYM(call)(&ssp->gp, head, func);
@@ -2712,13 +2717,17 @@ RCU__INLINE void rcu__barrier_done(struct rcu__state *s, struct rcu_head *head)
 	rcu__word_wake(s, &b->done);
 }
 
-/* The next node of a taken chain; its producer may still be between its swap and its link. */
+/*
+ * The next node of a taken chain; its producer may still be between its swap and its link (a
+ * few instructions, unless it was preempted there): RCU__LINK_SPINS pauses, then yields.
+ */
+#define RCU__LINK_SPINS 1000
 RCU__INLINE struct rcu_head *rcu__cbq_next(struct rcu_head *h)
 {
 	struct rcu_head *next;
 	/* C3: acquire: pairs with C2, the producer's link of its fully written head. */
 	for (unsigned spins = 0; !(next = rcu__load(&h->next, RCU__ACQUIRE)); spins++) {
-		if (spins < 1000)
+		if (spins < RCU__LINK_SPINS)
 			rcu__cpu_relax();
 		else
 			sched_yield();
@@ -2989,8 +2998,8 @@ RCU__SLOW(srcu_worker_main) void *RCU__SYM(srcu_worker_main)(void *arg)
 		int64_t timeout = any && lazy ? RCU__LAZY_WAKE_NS : -1;
 #if RCU_STALL_TIMEOUT_MS > 0
 		/* Come back in time to report a stall of a domain that still waits (see gp_poll). */
-		if (any && (timeout < 0 || timeout > (int64_t)RCU_STALL_TIMEOUT_MS * 250000))
-			timeout = (int64_t)RCU_STALL_TIMEOUT_MS * 250000;
+		if (any && (timeout < 0 || timeout > RCU__STALL_CHECK_NS))
+			timeout = RCU__STALL_CHECK_NS;
 #endif
 		if (rcu__load(&s->srcu_word, RCU__SEQ_CST) == word)
 			rcu__word_wait(s, &s->srcu_word, word, timeout);
@@ -2999,20 +3008,22 @@ RCU__SLOW(srcu_worker_main) void *RCU__SYM(srcu_worker_main)(void *arg)
 	return NULL;
 }
 
-/* Exit handler: the workers take no batch after this returns (X1). */
+/* Exit handler: the workers take no batch after this returns (X1). It waits for a callback that
+ * a worker is running to return, RCU__EXIT_WAIT_NS at most (one that blocks must not hang exit). */
+#define RCU__EXIT_WAIT_NS RCU__NS_PER_S
 RCU__SLOW(at_exit) void RCU__SYM(at_exit)(void)
 {
 	struct rcu__state *s = RCU__STATE;
 	rcu__store(&s->exiting, 1, RCU__SEQ_CST); /* X1 */
 	rcu__word_wake(s, &s->worker_sleeping);
 	RCU__SYM(srcu_kick)(s);
-	uint64_t deadline = rcu__now_ns() + 1000000000u;
+	uint64_t deadline = rcu__now_ns() + RCU__EXIT_WAIT_NS;
 	while ((rcu__load(&s->invoking, RCU__SEQ_CST) || rcu__load(&s->srcu_invoking, RCU__SEQ_CST)) &&
 	       rcu__now_ns() < deadline) {
 		if (rcu__load(&s->invoking, RCU__SEQ_CST))
-			rcu__word_wait(s, &s->invoking, 1, 1000000);
+			rcu__word_wait(s, &s->invoking, 1, RCU__NS_PER_MS);
 		else
-			rcu__word_wait(s, &s->srcu_invoking, 1, 1000000);
+			rcu__word_wait(s, &s->srcu_invoking, 1, RCU__NS_PER_MS);
 	}
 }
 
@@ -3200,6 +3211,9 @@ RCU__SLOW(free) void RCU__SYM(free)(struct rcu__gp *gp, struct rcu_head *head, s
 	rcu__after_enqueue(gp, self, rcu__enqueue(gp, self, head, RCU__CAST(void (*)(struct rcu_head *), (uintptr_t)offset)));
 }
 
+/* rcu_barrier() sleeps at most this long between looks at whether the worker it waits for lives. */
+#define RCU__BARRIER_RECHECK_NS (100 * RCU__NS_PER_MS)
+
 RCU__SLOW(barrier) void RCU__SYM(barrier)(struct rcu__gp *gp)
 {
 	struct rcu__state *s = gp->owner;
@@ -3214,7 +3228,7 @@ RCU__SLOW(barrier) void RCU__SYM(barrier)(struct rcu__gp *gp)
 		if (!worker || rcu__load(&s->exiting, RCU__RELAXED))
 			RCU__SYM(help)(gp, r);
 		else
-			rcu__word_wait(s, &b.done, 0, 100000000);
+			rcu__word_wait(s, &b.done, 0, RCU__BARRIER_RECHECK_NS);
 		worker = worker && (gp->kind == RCU__GP_SRCU ? rcu__load(&s->srcu_worker_state, RCU__RELAXED)
 							     : rcu__load(&s->worker_state, RCU__RELAXED)) != RCU__WORKER_NONE;
 	}
