@@ -5,12 +5,15 @@
  * Contents (grep for the anchors)
  *   >>doc            what RCU is, how to include, configuration macros, flavours, licence
  *   >>config         flavour selection, configuration checks, the per-program configuration record
- *   >>portability    C and C++, atomics, fences, cache lines, TLS, futex and membarrier wrappers
+ *   >>portability    C and C++, atomics, fences, cache lines, TLS, clocks, the futex and
+ *                    membarrier system calls
  *   >>types          struct rcu_head, the reader record, the grace-period state, struct srcu_struct
  *   >>reader         read-side fast paths: the default domain and SRCU domains
  *   >>pointers       publish / subscribe
- *   >>grace-period   set-up, registration, synchronize_rcu, polled grace periods, SRCU domains
- *   >>callbacks      call_rcu, rcu_free, rcu_barrier, call_srcu, srcu_barrier, the workers
+ *   >>grace-period   set-up, registration, sleeping on a word (futex), synchronize_rcu, polled
+ *                    grace periods, SRCU domains
+ *   >>callbacks      call_rcu, rcu_free, rcu_barrier, call_srcu, srcu_barrier, the callback queue,
+ *                    the workers, statistics, SRCU domain clean-up, the exit and fork() handlers
  *   >>lists          RCU doubly linked lists and hash lists
  *   >>debug          misuse reports, stall reports, split-state detection
  *   >>cxx            C++ only: reader guards and the C++26 <rcu> names, in namespace rcu
