@@ -878,7 +878,8 @@ RCU__INLINE bool rcu__in_section(struct rcu__reader *r)
 #endif
 }
 
-/* Slow paths: weak functions, so that one copy serves every translation unit. */
+/* Slow paths: weak functions, so that one copy serves every translation unit. All of them: */
+struct rcu__dl_info;
 void RCU__SYM(check_config)(struct rcu__state *s, const struct rcu__config *cfg);
 void RCU__SYM(init)(struct rcu__state *s);
 void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, int kind, const char *name);
@@ -910,6 +911,19 @@ void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp);
 RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char *call, const char *rule);
 void RCU__SYM(debug_delay)(void);
 void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line);
+void RCU__SYM(srcu_kick)(struct rcu__state *s);
+bool RCU__SYM(over_high_water)(struct rcu__gp *gp);
+void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r);
+int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block);
+bool RCU__SYM(start_thread)(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *));
+void RCU__SYM(prepare_fork)(void);
+void RCU__SYM(parent_fork)(void);
+void RCU__SYM(child_fork)(void);
+bool RCU__SYM(child_swapped)(struct rcu__state *s, struct rcu__reader *r, unsigned depth);
+void RCU__SYM(thread_exit)(void *arg);
+void RCU__SYM(find_copies)(struct rcu__state *s);
+int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t size, void *arg);
+RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns);
 
 /*
  * Debug hooks used by the fast paths below; the functions behind them are in >>debug. Without
@@ -1861,8 +1875,6 @@ RCU__INLINE void rcu__word_wake(struct rcu__state *s, int32_t *word)
 }
 #endif
 
-RCU__WEAK void RCU__SYM(srcu_kick)(struct rcu__state *s);
-
 /* Readers' wake: the first to see the armed futex disarms it and wakes the updater. */
 RCU__SLOW(wake_gp) void RCU__SYM(wake_gp)(struct rcu__gp *gp)
 {
@@ -1903,14 +1915,6 @@ RCU__INLINE void rcu__updater_fence(struct rcu__gp *gp)
 	(void)gp;
 #endif
 }
-
-RCU__WEAK bool RCU__SYM(over_high_water)(struct rcu__gp *gp);
-RCU__WEAK void RCU__SYM(help)(struct rcu__gp *gp, struct rcu__reader *r);
-RCU__WEAK void RCU__SYM(prepare_fork)(void);
-RCU__WEAK void RCU__SYM(parent_fork)(void);
-RCU__WEAK void RCU__SYM(child_fork)(void);
-RCU__WEAK void RCU__SYM(thread_exit)(void *arg);
-RCU__WEAK void RCU__SYM(find_copies)(struct rcu__state *s);
 
 /* Set up a domain's grace-period state (the default domain's, or an SRCU domain's). */
 RCU__SLOW(gp_setup) void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__state *owner, int kind, const char *name)
@@ -2172,8 +2176,6 @@ RCU__INLINE void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, b
 	(void)was_online;
 #endif
 }
-
-RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint64_t waited_ns);
 
 /* Does reader r hold a section of gp that grace period `target` waits for? Registry lock held. */
 RCU__INLINE bool rcu__reader_holds(struct rcu__gp *gp, struct rcu__reader *r, uint64_t target)
@@ -2600,8 +2602,6 @@ struct rcu__barrier {
 	struct rcu_head head;
 	int32_t done; /* (atomic) */
 };
-
-RCU__WEAK int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader *r, bool block);
 
 /**
  * call_rcu(head, func) - call func(head) after a grace period of the default domain.
@@ -3031,7 +3031,6 @@ RCU__SLOW(at_exit) void RCU__SYM(at_exit)(void)
 }
 
 /* Start a worker if there is none: false if it cannot be started (then callers help). */
-RCU__WEAK bool RCU__SYM(start_thread)(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *));
 RCU__SLOW(start_thread) bool RCU__SYM(start_thread)(struct rcu__state *s, int32_t *state, void *(*main_fn)(void *))
 {
 	int32_t none = RCU__WORKER_NONE;
@@ -3339,7 +3338,6 @@ RCU__INLINE struct rcu_head *rcu__chain_end(struct rcu_head *h, struct rcu_head 
  * that was never the tail. Each head has at most one thread that records it as predecessor and
  * succeeds, so the search is a walk down the chain of those threads.
  */
-RCU__WEAK bool RCU__SYM(child_swapped)(struct rcu__state *s, struct rcu__reader *r, unsigned depth);
 RCU__SLOW(child_swapped) bool RCU__SYM(child_swapped)(struct rcu__state *s, struct rcu__reader *r, unsigned depth)
 {
 	struct rcu_head *node = rcu__load(&r->enq_node, RCU__RELAXED);
@@ -3913,7 +3911,6 @@ struct rcu__copies {
 };
 
 /* It reads whole data segments, padding and sanitizer redzones included: not instrumented. */
-RCU__WEAK int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t size, void *arg);
 __attribute__((no_sanitize_address, no_sanitize("thread"), no_sanitize("undefined")))
 RCU__SLOW(copies_in) int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t size, void *arg)
 {
