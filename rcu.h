@@ -562,13 +562,9 @@ RCU__INLINE int rcu__membarrier(int cmd)
 #endif
 
 /*
- * Sleeping on a 32-bit word: rcu__word_wait() returns once *word may differ from `expected`
- * (spurious returns allowed; callers loop), or after timeout_ns if that is not negative.
- * rcu__word_wake() wakes every waiter of the word. Linux: futex, with its constants spelled out
- * (FUTEX_WAIT and FUTEX_WAKE with FUTEX_PRIVATE_FLAG), so that no kernel header is needed (musl
- * ships none). Elsewhere, or with RCU_NO_FUTEX: one process-wide mutex and condition variable;
- * the waker takes the mutex after changing the word, so a waiter that saw the old value under
- * the mutex is asleep before the broadcast.
+ * futex(2), for sleeping on a word (rcu__word_wait() in >>grace-period), with its constants
+ * spelled out (FUTEX_WAIT and FUTEX_WAKE with FUTEX_PRIVATE_FLAG), so that no kernel header is
+ * needed (musl ships none).
  */
 #if defined(__linux__) && defined(SYS_futex) && !defined(RCU_NO_FUTEX)
 #define RCU__HAVE_FUTEX 1
@@ -1825,6 +1821,14 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
 /* A worker that drives grace periods in steps comes back this often to report a stall in time. */
 #define RCU__STALL_CHECK_NS ((int64_t)RCU_STALL_TIMEOUT_MS * RCU__NS_PER_MS / 4)
 
+/*
+ * Sleeping on a 32-bit word: rcu__word_wait() returns once *word may differ from `expected`
+ * (spurious returns allowed; callers loop), or after timeout_ns if that is not negative.
+ * rcu__word_wake() wakes every waiter of the word. Linux: futex. Elsewhere, or with
+ * RCU_NO_FUTEX: one process-wide mutex and condition variable; the waker takes the mutex after
+ * changing the word, so a waiter that saw the old value under the mutex is asleep before the
+ * broadcast.
+ */
 #if RCU__HAVE_FUTEX
 RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t expected, int64_t timeout_ns)
 {
