@@ -102,6 +102,10 @@
  *                                Per translation unit.
  *   RCU_CACHE_LINE               alignment of per-thread and shared hot words (default 64, 128 on
  *                                aarch64 and ppc64). Per program.
+ *   RCU_NO_LINKONCE              emit the slow paths as plain weak functions, not in linkonce
+ *                                sections (docs/linking.md): for units built with -flto in a
+ *                                program that also has units built without it. Per translation
+ *                                unit.
  *   RCU_MODEL_SELF(), RCU_NO_CONSTRUCTOR   for model checkers only (verify/genmc): the reader
  *                                record comes from the expression RCU_MODEL_SELF() instead of a
  *                                thread-local (and split-state detection is left out); set-up
@@ -424,8 +428,11 @@ extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) R
  * units include rcu.h (docs/linking.md, "Code size"; test/size); lld keeps every copy. The kept
  * copy may call only other slow paths and helpers that are always inlined (RCU__INLINE): a static
  * function left out of line would stay in every unit, and the kept copy would call its own.
+ * RCU_NO_LINKONCE leaves the sections out (plain weak symbols): for units built with -flto in a
+ * program that also links units built without it, where GNU ld and gold keep one unit's section
+ * and bind the symbol to the other's (the link fails; docs/linking.md).
  */
-#if defined(__ELF__)
+#if defined(__ELF__) && !defined(RCU_NO_LINKONCE)
 #define RCU__ONCE(kind, name) \
 	RCU__WEAK __attribute__((section(".gnu.linkonce." #kind "." RCU__STR(RCU__SYM(name)))))
 #else
