@@ -32,9 +32,13 @@ export GENMC_HARNESS="$here/lfht.c"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/lfht-genmc.XXXXXX")
 # GenMC 0.11 compiles each test to /tmp/__genmc.ll.XXXXXX (a fixed folder, main.cpp) and never
-# removes it: about 0.8 MB a run, 1.1 GB after a few CI sets on one machine. Ours go at the end.
+# removes it: about 0.8 MB a run, 1.1 GB after a few CI sets on one machine. Ours go at the end,
+# unless another GenMC is running then (its module could be among them, not yet read).
 touch "$work/.start"
-sweep() { find /tmp -maxdepth 1 -name '__genmc.ll.*' -user "$(id -u)" -newer "$work/.start" -delete 2>/dev/null || :; }
+sweep() {
+	pgrep -x genmc >/dev/null 2>&1 ||
+		find /tmp -maxdepth 1 -name '__genmc.ll.*' -user "$(id -u)" -newer "$work/.start" -delete 2>/dev/null || :
+}
 if [ -n "${GENMC_KEEP:-}" ]; then echo "genmc: work folder $work"; trap sweep EXIT; else trap 'sweep; rm -rf "$work"' EXIT; fi
 
 # kind | what | flavour | models | test | unroll | options

@@ -42,9 +42,13 @@ command -v python3 >/dev/null || { echo "genmc: python3 is needed (mutate.py)" >
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rcu-genmc.XXXXXX")
 # GenMC 0.11 compiles each test to /tmp/__genmc.ll.XXXXXX (a fixed folder, main.cpp) and never
-# removes it: about 0.8 MB a run, 1.1 GB after a few CI sets on one machine. Ours go at the end.
+# removes it: about 0.8 MB a run, 1.1 GB after a few CI sets on one machine. Ours go at the end,
+# unless another GenMC is running then (its module could be among them, not yet read).
 touch "$work/.start"
-sweep() { find /tmp -maxdepth 1 -name '__genmc.ll.*' -user "$(id -u)" -newer "$work/.start" -delete 2>/dev/null || :; }
+sweep() {
+	pgrep -x genmc >/dev/null 2>&1 ||
+		find /tmp -maxdepth 1 -name '__genmc.ll.*' -user "$(id -u)" -newer "$work/.start" -delete 2>/dev/null || :
+}
 if [ -n "${GENMC_KEEP:-}" ]; then echo "genmc: work folder $work"; trap sweep EXIT; else trap 'sweep; rm -rf "$work"' EXIT; fi
 
 # The checks, one per line:  kind | what | flavour | models | test | readers | unroll | options
