@@ -23,7 +23,7 @@
 # figures; --no-limit: never, for linkers that do not deduplicate: see docs/linking.md), and
 # prints every figure; --report prints them as a Markdown table row.
 set -euo pipefail
-src= cc=cc flavour= out= report=false limit=true std= cflags=-O2 ldflags=
+src='' cc=cc flavour='' out='' report=false limit=true std='' cflags=-O2 ldflags=''
 limit_reader=1024 limit_updater=2048
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -110,6 +110,41 @@ loaded_size() { # bytes of text + data of a program
 	size "$1" | awk 'NR == 2 { print $1 + $2 }'
 }
 
+# The relocations of OBJECT that reach into a .gnu.linkonce.t section other than their own by a
+# section or local symbol: "source -> target symbol (its section)", one a line.
+linkonce_refs() { # linkonce_refs OBJECT
+	python3 - "$1" <<'PY'
+import re, subprocess, sys
+obj = sys.argv[1]
+def readelf(*a):
+    return subprocess.run(["readelf", "-W", *a, obj], check=True, capture_output=True, text=True).stdout
+secs = {}
+for m in re.finditer(r"^\s*\[\s*(\d+)\]\s+(\S+)", readelf("-S"), re.M):
+    secs[m.group(1)] = m.group(2)
+local = {}  # a local symbol's name -> the sections it is defined in
+for line in readelf("-s").splitlines():
+    f = line.split()
+    if len(f) >= 8 and f[0].endswith(":") and f[4] == "LOCAL" and f[6].isdigit():
+        local.setdefault(f[7], set()).add(secs.get(f[6], "?"))
+bad = set()
+src = None
+for line in readelf("-r").splitlines():
+    m = re.match(r"Relocation section '\.rela?(\S+)'", line)
+    if m:
+        src = m.group(1)
+        continue
+    f = line.split()
+    if src is None or len(f) < 5 or re.search(r"eh_frame|debug", src):
+        continue
+    name = f[4]
+    targets = {name} if name.startswith(".gnu.linkonce.t.") else local.get(name, set())
+    for t in targets:
+        if t.startswith(".gnu.linkonce.t.") and t != src:
+            bad.add(f"{src} -> {name} ({t})")
+print("\n".join(sorted(bad)))
+PY
+}
+
 declare -A sz
 main_unit >"$out/main.$ext"
 compile "$out/main.$ext" "$out/main.o" -DEXTERN_C="$([ "$ext" = c ] || echo 'extern "C"')"
@@ -121,11 +156,13 @@ for kind in reader updater; do
 	[ "$ext" = c ] || sed -i -e 's/^\(int read_\|void update_\)/extern "C" \1/' \
 		-e 's/^extern struct node/extern "C" struct node/' "$d/u0.$ext"
 	compile "$d/u0.$ext" "$d/u0.o"
-	# Nothing outside a slow path's own section may point into it (a jump table in .rodata
-	# would): GNU ld stops when it discards that section, if another unit's copy has another
-	# size (a C and a C++ unit, other flags). Unwind and debug entries are dropped with it.
-	bad=$(readelf -rW "$d/u0.o" | awk '/^Relocation section/ { sec = $3 }
-		/\.gnu\.linkonce\.t\./ && sec !~ /linkonce|eh_frame|debug/ { print sec " -> " $5 }' | sort -u)
+	# Nothing outside a slow path's own section may point into it but through its global or
+	# weak symbol (which binds to the copy the linker keeps): a jump table in .rodata, a local
+	# clone (.isra, .part, .localalias) called from elsewhere, or another slow path's section
+	# pointing at it by a local symbol would keep pointing into this unit's copy, and GNU ld
+	# stops when it discards that section, if another unit's copy has another size (a C and a
+	# C++ unit, other flags). Unwind and debug entries are dropped with it.
+	bad=$(linkonce_refs "$d/u0.o")
 	if [ -n "$bad" ]; then
 		echo "size.sh: FAIL: in the $kind unit, sections other than a slow path's point into it:" >&2
 		echo "$bad" >&2
