@@ -54,7 +54,7 @@ PY
 # did not run for tens of seconds (the kernel reports "workqueue lockup ... stuck for 38s!") fails
 # timed liveness bounds that nothing in the project could meet; say so beside the failure.
 host_stalls() { # host_stalls <uptime in seconds when the run began>
-	dmesg 2>/dev/null | awk -v t0="$1" -F'[][]' '$2 + 0 >= t0 + 0 && /lockup|stall|hung_task|soft lockup/ {
+	dmesg 2>/dev/null | awk -v t0="$1" -F'[][]' '$2 + 0 >= t0 + 0 && /lockup|stall|hung_task/ {
 		print "host: the kernel reported, " int($2 - t0) " s into this run: " $3 }' | head -5 || :
 }
 
