@@ -184,7 +184,7 @@
  * shared state or the meaning of a slow path changes, so that objects built from two versions
  * of the header keep apart instead of sharing a state they disagree on.
  */
-#define RCU__ABI 4
+#define RCU__ABI 5
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
 #define RCU__SYM2(f, v, n) RCU__SYM3(f, v, n)
 #define RCU__SYM(n) RCU__SYM2(RCU__FTAG, RCU__ABI, n)
@@ -445,6 +445,7 @@ extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) R
 #define RCU__INLINE static inline __attribute__((always_inline))
 #define RCU__COLD __attribute__((cold, noinline))
 #define RCU__UNUSED __attribute__((unused))
+#define RCU__LINE_ALIGNED __attribute__((aligned(RCU_CACHE_LINE))) /* after a declarator */
 
 #if defined(__SANITIZE_THREAD__)
 #define RCU__TSAN 1
@@ -705,6 +706,13 @@ struct rcu__cbq {
  * A domain's grace-period machinery: the default domain's (inside struct rcu__state) and each
  * SRCU domain's (inside struct srcu_struct). Every slow path takes a pointer to one. Readers
  * touch only the first group of fields.
+ *
+ * Layout, for concurrent updaters: the readers' group and the updaters' are two cache lines apart,
+ * so that they never share a line however the domain is aligned (no alignment is asked of it: users
+ * embed SRCU domains in their own objects). The updaters' first five fields are what concurrent
+ * synchronize_rcu() callers all touch: in a line-aligned domain (the default domain, and those that
+ * DEFINE_SRCU() defines) they fill one line. Split across two lines, concurrent updates cost about
+ * 1.5 times as much (docs/benchmarks.md, "Where a domain falls in memory").
  */
 struct rcu__gp {
 	/* Read by every reader of the domain. */
@@ -713,17 +721,17 @@ struct rcu__gp {
 	int32_t use_membarrier;     /* (atomic) MEMB/BP: membarrier is registered; readers skip fences */
 	int32_t cb_congested;       /* (atomic) QSBR default domain: pending callbacks passed the mark */
 	int32_t kind;               /* enum rcu__gp_kind, fixed at set-up */
-	char pad_readers[RCU_CACHE_LINE];
+	char pad_readers[2 * RCU_CACHE_LINE - 3 * sizeof(uint64_t)]; /* to gp_completed: two lines */
 
-	/* Updaters. */
+	/* Updaters: first what every concurrent synchronize_rcu() caller touches. */
 	uint64_t gp_completed;      /* (atomic) the last grace period completed */
 	uint64_t gp_count;          /* (atomic) grace periods run (statistics) */
-	uint64_t gp_requested;      /* (atomic) the highest cookie start_poll_*() asked for */
 	int32_t gp_done_word;       /* (atomic) bumped at each completion: callers that wait sleep on it */
 	int32_t gp_done_waiters;    /* (atomic) */
+	pthread_mutex_t gp_lock;    /* one grace period at a time */
+	uint64_t gp_requested;      /* (atomic) the highest cookie start_poll_*() asked for */
 	int32_t init_state;         /* (atomic) enum rcu__init_state */
 	int32_t on_worklist;        /* (atomic) SRCU: on the domains' worker's list */
-	pthread_mutex_t gp_lock;    /* one grace period at a time */
 	struct rcu__state *owner;   /* the process's state: registry, workers, fork handling */
 	const char *name;           /* for reports: "rcu", or the SRCU domain's name */
 	struct rcu__gp *live_next;  /* SRCU: the process's live domains, under domains_lock */
@@ -746,14 +754,15 @@ struct rcu__gp {
  *
  * Define one with DEFINE_SRCU(name) or DEFINE_STATIC_SRCU(name) (set up on first use), or
  * embed one and call init_srcu_struct() before use and cleanup_srcu_struct() after. No alignment
- * is asked of it; it is about 6 cache lines. See >>grace-period for the API.
+ * is asked of it (DEFINE_SRCU() line-aligns what it defines); it is about 8 cache lines, 520 bytes
+ * on x86-64. See >>grace-period for the API.
  */
 struct srcu_struct {
+	struct rcu__gp gp;          /* first: DEFINE_SRCU() line-aligns the domain (struct rcu__gp) */
 	const char *name;           /* for reports: DEFINE_SRCU's name or init_srcu_struct()'s argument */
-	struct rcu__gp gp;
 #if defined(__cplusplus)
-	constexpr srcu_struct() noexcept : name(nullptr), gp() {}
-	constexpr explicit srcu_struct(const char *n) noexcept : name(n), gp() {}
+	constexpr srcu_struct() noexcept : gp(), name(nullptr) {}
+	constexpr explicit srcu_struct(const char *n) noexcept : gp(), name(n) {}
 	srcu_struct(const srcu_struct &) = delete;
 	srcu_struct &operator=(const srcu_struct &) = delete;
 #endif
@@ -778,7 +787,7 @@ struct rcu__config {
 struct rcu__state {
 	uint64_t magic;
 	struct rcu__state *self;
-	struct rcu__gp gp;          /* the default domain */
+	RCU__ALIGNAS(RCU_CACHE_LINE) struct rcu__gp gp; /* the default domain, line-aligned (struct rcu__gp) */
 
 	pthread_mutex_t registry_lock;
 	struct rcu__reader *readers;  /* (atomic) registered and adopted threads, written under registry_lock */
@@ -807,6 +816,12 @@ struct rcu__state {
 	int32_t srcu_worker_state;  /* (atomic) enum rcu__worker_state */
 	int32_t srcu_invoking;      /* (atomic) as `invoking`, for the domains' worker */
 };
+
+RCU__STATIC_ASSERT(offsetof(struct rcu__gp, gp_completed) == 2 * RCU_CACHE_LINE,
+		   "rcu.h: the updaters' group starts two cache lines into struct rcu__gp");
+RCU__STATIC_ASSERT(offsetof(struct rcu__state, gp) % RCU_CACHE_LINE == 0 &&
+		   offsetof(struct srcu_struct, gp) == 0,
+		   "rcu.h: a line-aligned state or DEFINE_SRCU() line-aligns its domain");
 
 /* Flavour codes in the state's magic number: one per flavour, so that only copies of this
  * flavour's state are taken for one another. */
@@ -1680,12 +1695,14 @@ static inline void cond_synchronize_rcu(uint64_t cookie) RCU__NOEXCEPT
  * sleep holds up nobody else's callbacks either.
  */
 
+/* The definition, not the type, asks for a line: `static DEFINE_SRCU(n)` must stay valid, and
+ * embedded domains keep their owners' alignment (see struct rcu__gp). */
 #if defined(__cplusplus)
 #define RCU__SRCU_INITIALIZER(n) { #n }
-#define RCU__SRCU_DEFINE(n) struct srcu_struct n RCU__SRCU_INITIALIZER(n)
+#define RCU__SRCU_DEFINE(n) struct srcu_struct n RCU__LINE_ALIGNED RCU__SRCU_INITIALIZER(n)
 #else
 #define RCU__SRCU_INITIALIZER(n) { .name = #n }
-#define RCU__SRCU_DEFINE(n) struct srcu_struct n = RCU__SRCU_INITIALIZER(n)
+#define RCU__SRCU_DEFINE(n) struct srcu_struct n RCU__LINE_ALIGNED = RCU__SRCU_INITIALIZER(n)
 #endif
 
 /**

@@ -605,6 +605,53 @@ static void *reuse_reader(void *arg)
 	return NULL;
 }
 
+/* ---- alignment ---------------------------------------------------------------------------------- */
+
+/*
+ * A domain asks for no alignment: it works at every 8-byte offset of a malloc'd block (a reader
+ * inside holds up synchronize_srcu(), callbacks run after srcu_barrier()). DEFINE_SRCU() and
+ * DEFINE_STATIC_SRCU() put what they define on a cache line (the updaters' shared fields then
+ * fill one line: struct rcu__gp in rcu.h), which the type itself does not ask for.
+ */
+#define ALIGN_OFFSETS (RCU_CACHE_LINE / 8)
+DEFINE_SRCU(dom_aligned_extern);
+
+Test(srcu_domains, a_domain_at_any_offset_and_define_srcu_on_a_line, .timeout = 60)
+{
+	cr_assert_leq(_Alignof(struct srcu_struct), _Alignof(max_align_t),
+		"struct srcu_struct asks for %zu-byte alignment: malloc() gives only %zu",
+		_Alignof(struct srcu_struct), _Alignof(max_align_t));
+	const void *defined[] = { &dom_a, &dom_b, &dom_aligned_extern };
+	for (size_t i = 0; i < sizeof defined / sizeof defined[0]; i++)
+		cr_assert_eq((uintptr_t)defined[i] % RCU_CACHE_LINE, 0,
+			"DEFINE_SRCU()'s domain %zu is at %p, not on a %d-byte line", i, defined[i], RCU_CACHE_LINE);
+#if defined(__x86_64__) && defined(__GLIBC__) && RCU_CACHE_LINE == 64
+	cr_assert_eq(sizeof(struct srcu_struct), 520, "docs/api.md says 520 bytes on x86-64");
+#endif
+	char *block = malloc(sizeof(struct srcu_struct) + RCU_CACHE_LINE);
+	cr_assert_not_null(block);
+	for (int k = 0; k < ALIGN_OFFSETS; k++) {
+		struct srcu_struct *ssp = (struct srcu_struct *)(void *)(block + 8 * k);
+		memset(ssp, 0xa5, sizeof *ssp);
+		cr_assert_eq(init_srcu_struct(ssp), 0);
+		struct holder h;
+		holder_start(&h, ssp, HOLDER_UNREGISTERED, 0);
+		struct async_op a;
+		async_start(&a, ASYNC_SYNC_SRCU, ssp, 20000);
+		cr_assert_eq(atomic_load(&a.returned), 0,
+			"offset %d: synchronize_srcu() returned while a reader was inside", 8 * k);
+		holder_stop(&h);
+		pthread_join(a.thread, NULL);
+		static struct rcu_head head;
+		atomic_store(&cleanup_cbs, 0);
+		call_srcu(ssp, &head, cleanup_cb);
+		srcu_barrier(ssp);
+		cr_assert_eq(atomic_load(&cleanup_cbs), 1, "offset %d: srcu_barrier() returned before the callback ran", 8 * k);
+		cleanup_srcu_struct(ssp);
+	}
+	free(block);
+}
+
 Test(srcu_domains, a_domain_set_up_again_at_a_freed_domains_address, .timeout = 60)
 {
 	struct srcu_struct *d = malloc(sizeof *d);
