@@ -740,6 +740,8 @@ struct rcu__gp {
 	uint64_t poll_target;       /* SRCU worker, under gp_lock: the grace period its steps wait for, */
 	uint64_t poll_start_ns;     /* since when (stall reports, RCU_STALL_TIMEOUT_MS), */
 	int32_t poll_reported;      /* and whether that stall was reported */
+	uint32_t spin_budget;       /* under gp_lock: looks a grace period spends before it sleeps
+				       (adapts between RCU__SPIN_MIN and RCU__SPIN_SCANS; 0: not yet) */
 
 	/* Callbacks. */
 	struct rcu__cbq cbq;
@@ -1835,6 +1837,13 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  */
 #define RCU__SPIN_SCANS RCU_SPIN_SCANS
 /*
+ * The looks adapt, per domain: a grace period that had to sleep halves the next one's (down to
+ * RCU__SPIN_MIN), one whose readers left while it looked doubles them (up to RCU__SPIN_SCANS).
+ * Looking only pays while the reader runs on another CPU; a reader preempted on ours (more
+ * threads than CPUs) cannot leave until we stop, so there every look is lost to it.
+ */
+#define RCU__SPIN_MIN ((RCU__SPIN_SCANS + 15) / 16)
+/*
  * Looks for another caller's completion before sleeping on gp_done_word. Overridable for model
  * checkers only (verify/genmc sets it to 1, so that the sleep is within GenMC's loop bound).
  */
@@ -2274,10 +2283,19 @@ RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t
 	bool reported = false, yielded = false;
 	(void)start;
 	(void)reported;
-	for (;;) {
-		unsigned budget = RCU__SPIN_SCANS;
-		if (rcu__readers_wait(gp, target, &budget))
+	/* The looks adapt (RCU__SPIN_MIN); only gp_lock's holder reads and writes spin_budget. */
+	unsigned spin = gp->spin_budget;
+	if (spin == 0 || spin > RCU__SPIN_SCANS) /* not set yet */
+		spin = RCU__SPIN_SCANS;
+	for (bool gave_up_cpu = false;; gave_up_cpu = true) {
+		unsigned budget = spin;
+		if (rcu__readers_wait(gp, target, &budget)) {
+			if (gave_up_cpu) /* the looks were lost: fewer next time */
+				gp->spin_budget = spin / 2 > RCU__SPIN_MIN ? spin / 2 : RCU__SPIN_MIN;
+			else if (budget < spin) /* they paid: more next time */
+				gp->spin_budget = spin <= RCU__SPIN_SCANS / 2 ? 2 * spin : RCU__SPIN_SCANS;
 			return;
+		}
 		/*
 		 * Before sleeping, give the CPU away once: on a machine with more runnable threads than
 		 * CPUs, the reader we wait for may be waiting for ours, and a yield is cheaper than
