@@ -712,7 +712,7 @@ struct rcu__cbq {
  * embed SRCU domains in their own objects). The updaters' first five fields are what concurrent
  * synchronize_rcu() callers all touch: in a line-aligned domain (the default domain, and those that
  * DEFINE_SRCU() defines) they fill one line. Split across two lines, concurrent updates cost about
- * 1.5 times as much (docs/benchmarks.md, "Where a domain falls in memory").
+ * 1.7 times as much (docs/benchmarks.md, "Where a domain falls in memory").
  */
 struct rcu__gp {
 	/* Read by every reader of the domain. */
@@ -823,7 +823,7 @@ RCU__STATIC_ASSERT(offsetof(struct rcu__gp, gp_completed) == 2 * RCU_CACHE_LINE,
 		   "rcu.h: the updaters' group starts two cache lines into struct rcu__gp");
 RCU__STATIC_ASSERT(offsetof(struct rcu__state, gp) % RCU_CACHE_LINE == 0 &&
 		   offsetof(struct srcu_struct, gp) == 0,
-		   "rcu.h: a line-aligned state or DEFINE_SRCU() line-aligns its domain");
+		   "rcu.h: the default domain and DEFINE_SRCU()'s domains begin on a cache line");
 
 /* Flavour codes in the state's magic number: one per flavour, so that only copies of this
  * flavour's state are taken for one another. */
