@@ -80,9 +80,10 @@
  *   RCU_C11_FENCES               full fences are C11 atomic_thread_fence(memory_order_seq_cst)
  *                                and the spin-wait hint is no instruction, instead of inline asm:
  *                                the code a C11 model checker can read. Per program.
- *   RCU_SPIN_SCANS               looks at the readers' slots, one pause apart, that an updater
- *                                spends before it sleeps (default 500; 0 sleeps at once). Per
- *                                program.
+ *   RCU_SPIN_SCANS               the most looks at the readers' slots, one pause apart, that an
+ *                                updater spends before it gives up the CPU (default 500; 0 sleeps
+ *                                at once); each domain adapts its count down to a sixteenth of it
+ *                                while the looks do not pay (>>grace-period). Per program.
  *   RCU_MB_EXIT_FENCE            MB: a reader also fences when it leaves its outermost section,
  *                                as liburcu's MB readers do, so that an updater that sleeps on
  *                                it is woken at once instead of rescanning every millisecond:
@@ -327,6 +328,7 @@
 #if defined(__cplusplus)
 #define RCU__THREAD_LOCAL thread_local
 #define RCU__ALIGNAS(n) alignas(n)
+#define RCU__ALIGNOF(T) alignof(T)
 #define RCU__STATIC_ASSERT(c, m) static_assert(c, m)
 #define RCU__NOEXCEPT noexcept
 #define RCU__CAST(T, v) reinterpret_cast<T>(v)
@@ -335,6 +337,7 @@
 #else
 #define RCU__THREAD_LOCAL _Thread_local
 #define RCU__ALIGNAS(n) _Alignas(n)
+#define RCU__ALIGNOF(T) _Alignof(T)
 #define RCU__STATIC_ASSERT(c, m) _Static_assert(c, m)
 #define RCU__NOEXCEPT
 #define RCU__CAST(T, v) ((T)(v))
@@ -707,12 +710,12 @@ struct rcu__cbq {
  * SRCU domain's (inside struct srcu_struct). Every slow path takes a pointer to one. Readers
  * touch only the first group of fields.
  *
- * Layout, for concurrent updaters: the readers' group and the updaters' are two cache lines apart,
- * so that they never share a line however the domain is aligned (no alignment is asked of it: users
+ * Layout, for concurrent updaters: the updaters' group begins two cache lines after the readers',
+ * so that the two never share a line however the domain is aligned (no alignment is asked of it: users
  * embed SRCU domains in their own objects). The updaters' first five fields are what concurrent
  * synchronize_rcu() callers all touch: in a line-aligned domain (the default domain, and those that
- * DEFINE_SRCU() defines) they fill one line. Split across two lines, concurrent updates cost about
- * 1.7 times as much (docs/benchmarks.md, "Where a domain falls in memory").
+ * DEFINE_SRCU() defines) they fill one line. Split across two lines, concurrent updates cost 1.5
+ * to 2 times as much (docs/benchmarks.md, "Where a domain falls in memory").
  */
 struct rcu__gp {
 	/* Read by every reader of the domain. */
@@ -732,6 +735,8 @@ struct rcu__gp {
 	uint64_t gp_requested;      /* (atomic) the highest cookie start_poll_*() asked for */
 	int32_t init_state;         /* (atomic) enum rcu__init_state */
 	int32_t on_worklist;        /* (atomic) SRCU: on the domains' worker's list */
+	uint32_t spin_budget;       /* gp_lock's holder only: the looks a grace period spends on its
+				       readers before it gives up the CPU (RCU__SPIN_MIN) */
 	struct rcu__state *owner;   /* the process's state: registry, workers, fork handling */
 	const char *name;           /* for reports: "rcu", or the SRCU domain's name */
 	struct rcu__gp *live_next;  /* SRCU: the process's live domains, under domains_lock */
@@ -740,8 +745,6 @@ struct rcu__gp {
 	uint64_t poll_target;       /* SRCU worker, under gp_lock: the grace period its steps wait for, */
 	uint64_t poll_start_ns;     /* since when (stall reports, RCU_STALL_TIMEOUT_MS), */
 	int32_t poll_reported;      /* and whether that stall was reported */
-	uint32_t spin_budget;       /* under gp_lock: looks a grace period spends before it sleeps
-				       (adapts between RCU__SPIN_MIN and RCU__SPIN_SCANS; 0: not yet) */
 
 	/* Callbacks. */
 	struct rcu__cbq cbq;
@@ -756,7 +759,7 @@ struct rcu__gp {
  *
  * Define one with DEFINE_SRCU(name) or DEFINE_STATIC_SRCU(name) (set up on first use), or
  * embed one and call init_srcu_struct() before use and cleanup_srcu_struct() after. No alignment
- * is asked of it (DEFINE_SRCU() line-aligns what it defines); it is about 8 cache lines, 520 bytes
+ * is asked of it (DEFINE_SRCU() line-aligns what it defines); it is about 8 cache lines, 528 bytes
  * on x86-64. See >>grace-period for the API.
  */
 struct srcu_struct {
@@ -824,6 +827,8 @@ RCU__STATIC_ASSERT(offsetof(struct rcu__gp, gp_completed) == 2 * RCU_CACHE_LINE,
 RCU__STATIC_ASSERT(offsetof(struct rcu__state, gp) % RCU_CACHE_LINE == 0 &&
 		   offsetof(struct srcu_struct, gp) == 0,
 		   "rcu.h: the default domain and DEFINE_SRCU()'s domains begin on a cache line");
+RCU__STATIC_ASSERT(RCU__ALIGNOF(struct srcu_struct) <= RCU__ALIGNOF(max_align_t),
+		   "rcu.h: struct srcu_struct asks for no more alignment than malloc() gives");
 
 /* Flavour codes in the state's magic number: one per flavour, so that only copies of this
  * flavour's state are taken for one another. */
@@ -1824,7 +1829,8 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  * at most two grace periods.
  *
  * The updater waits for the readers one at a time in one pass over the registry, looking at a
- * reader's slot up to RCU_SPIN_SCANS times (one pause apart) in all. Then it yields the CPU once
+ * reader's slot up to the domain's count of looks (one pause apart) in all: RCU_SPIN_SCANS, or
+ * fewer while looking does not pay (RCU__SPIN_MIN below). Then it yields the CPU once
  * and tries again; then it arms gp_futex, forces the readers' fences again (G3), rescans, and
  * sleeps; the reader that leaves last sees the futex armed and wakes it (R3). Where readers do
  * not fence after their clear (MB, MEMB without membarrier, SRCU readers in QSBR), the updater
@@ -1837,12 +1843,16 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  */
 #define RCU__SPIN_SCANS RCU_SPIN_SCANS
 /*
- * The looks adapt, per domain: a grace period that had to sleep halves the next one's (down to
- * RCU__SPIN_MIN), one whose readers left while it looked doubles them (up to RCU__SPIN_SCANS).
- * Looking only pays while the reader runs on another CPU; a reader preempted on ours (more
- * threads than CPUs) cannot leave until we stop, so there every look is lost to it.
+ * The looks adapt, per domain (spin_budget). Looking only pays while the reader runs on another
+ * CPU and leaves soon; a reader preempted on ours (more runnable threads than CPUs) cannot leave
+ * until we stop, and a long one not for milliseconds. A grace period whose readers left while it
+ * looked doubles the next one's looks (up to RCU__SPIN_SCANS); one that spent them all and gave up
+ * the CPU (a yield, or arming the futex) halves them (down to RCU__SPIN_MIN, a sixteenth). Every
+ * RCU__SPIN_PROBE_EVERY-th grace period looks RCU__SPIN_SCANS times whatever the count, so that
+ * readers that became short again are found (one that paid restores the full count).
  */
-#define RCU__SPIN_MIN ((RCU__SPIN_SCANS + 15) / 16)
+#define RCU__SPIN_MIN (RCU__SPIN_SCANS / 16 + (RCU__SPIN_SCANS % 16 != 0))
+#define RCU__SPIN_PROBE_EVERY 16
 /*
  * Looks for another caller's completion before sleeping on gp_done_word. Overridable for model
  * checkers only (verify/genmc sets it to 1, so that the sleep is within GenMC's loop bound).
@@ -1962,6 +1972,7 @@ RCU__SLOW(gp_setup) void RCU__SYM(gp_setup)(struct rcu__gp *gp, struct rcu__stat
 	rcu__store(&gp->gp_seq, 1, RCU__RELAXED);
 	rcu__store(&gp->gp_completed, 1, RCU__RELAXED);
 	rcu__store(&gp->gp_requested, 1, RCU__RELAXED);
+	gp->spin_budget = RCU__SPIN_SCANS;
 	rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
 	rcu__store(&gp->use_membarrier, kind == RCU__GP_SRCU ? rcu__load(&owner->gp.use_membarrier, RCU__RELAXED) : 0,
 		   RCU__RELAXED);
@@ -2277,23 +2288,36 @@ RCU__INLINE bool rcu__other_readers(struct rcu__state *s, struct rcu__reader *se
 	return head && (head != self || rcu__load(&self->next, RCU__ACQUIRE));
 }
 
+/* How a grace period's looks at its readers turned out (RCU__SPIN_MIN). */
+enum rcu__spin_outcome {
+	RCU__SPIN_UNTRIED, /* the readers were out at the first look: nothing learnt */
+	RCU__SPIN_PAID,    /* a reader left while we looked */
+	RCU__SPIN_LOST     /* every look was spent and the CPU given up */
+};
+
+/* Adapt the domain's looks after a grace period that looked `spin` times at most; gp_lock held. */
+RCU__INLINE void rcu__spin_adapt(struct rcu__gp *gp, unsigned spin, enum rcu__spin_outcome outcome)
+{
+	if (outcome == RCU__SPIN_PAID)
+		gp->spin_budget = spin <= RCU__SPIN_SCANS / 2 ? 2 * spin : RCU__SPIN_SCANS;
+	else if (outcome == RCU__SPIN_LOST) /* halve the count, not a probe's full one */
+		gp->spin_budget = gp->spin_budget / 2 > RCU__SPIN_MIN ? gp->spin_budget / 2 : RCU__SPIN_MIN;
+}
+
 RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target)
 {
 	uint64_t start = RCU_STALL_TIMEOUT_MS > 0 ? rcu__now_ns() : 0;
 	bool reported = false, yielded = false;
 	(void)start;
 	(void)reported;
-	/* The looks adapt (RCU__SPIN_MIN); only gp_lock's holder reads and writes spin_budget. */
-	unsigned spin = gp->spin_budget;
-	if (spin == 0 || spin > RCU__SPIN_SCANS) /* not set yet */
-		spin = RCU__SPIN_SCANS;
+	/* The looks adapt (RCU__SPIN_MIN). gp_count: gp_lock's holder is its only writer. */
+	unsigned spin = rcu__load(&gp->gp_count, RCU__RELAXED) % RCU__SPIN_PROBE_EVERY == 0 ? RCU__SPIN_SCANS
+											  : gp->spin_budget;
 	for (bool gave_up_cpu = false;; gave_up_cpu = true) {
 		unsigned budget = spin;
 		if (rcu__readers_wait(gp, target, &budget)) {
-			if (gave_up_cpu) /* the looks were lost: fewer next time */
-				gp->spin_budget = spin / 2 > RCU__SPIN_MIN ? spin / 2 : RCU__SPIN_MIN;
-			else if (budget < spin) /* they paid: more next time */
-				gp->spin_budget = spin <= RCU__SPIN_SCANS / 2 ? 2 * spin : RCU__SPIN_SCANS;
+			rcu__spin_adapt(gp, spin, budget < spin ? RCU__SPIN_PAID
+								: gave_up_cpu ? RCU__SPIN_LOST : RCU__SPIN_UNTRIED);
 			return;
 		}
 		/*
@@ -2320,6 +2344,7 @@ RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t
 		rcu__updater_fence(gp);
 		if (rcu__readers_done(gp, target)) {
 			rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
+			rcu__spin_adapt(gp, spin, RCU__SPIN_LOST);
 			return;
 		}
 		int64_t timeout = rcu__lazy_wake(gp) ? RCU__LAZY_WAKE_NS : -1;
@@ -3969,10 +3994,15 @@ RCU__SLOW(copies_in) int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t s
 		uintptr_t lo = (info->addr + (uintptr_t)ph->vaddr + 7) & ~(uintptr_t)7;
 		uintptr_t hi = info->addr + (uintptr_t)ph->vaddr + (uintptr_t)ph->filesz;
 		for (uintptr_t p = lo; p + 2 * sizeof(uint64_t) <= hi; p += sizeof(uint64_t)) {
-			const struct rcu__state *st = (const struct rcu__state *)p;
-			if (st->magic != RCU__STATE_MAGIC || st->self != st || c->n == 4)
+			/* Its first two fields, not a struct rcu__state: most addresses here are not aligned
+			 * as one. */
+			uint64_t magic;
+			const void *self;
+			memcpy(&magic, (const void *)p, sizeof magic);
+			memcpy(&self, (const void *)(p + offsetof(struct rcu__state, self)), sizeof self);
+			if (magic != RCU__STATE_MAGIC || self != (const void *)p || c->n == 4)
 				continue;
-			c->at[c->n] = st;
+			c->at[c->n] = (const void *)p;
 			if (info->name && info->name[0])
 				snprintf(c->object[c->n], sizeof c->object[0], "%s", info->name);
 			else if (rcu__sys_readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)

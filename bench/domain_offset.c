@@ -48,9 +48,10 @@ int main(int argc, char **argv)
 	enum { MAX_THREADS = 64, BLOCK = 4096 };
 	int threads = argc > 1 ? atoi(argv[1]) : 2;
 	long offset = argc > 2 ? atol(argv[2]) : 0;
-	if (threads < 1 || threads > MAX_THREADS || offset < -1 || offset > BLOCK - (long)sizeof(struct srcu_struct)) {
-		fprintf(stderr, "usage: domain_offset THREADS(1-%d) OFFSET(-1 or 0-%zu)\n", MAX_THREADS,
-			BLOCK - sizeof(struct srcu_struct));
+	if (threads < 1 || threads > MAX_THREADS || offset < -1 || offset > BLOCK - (long)sizeof(struct srcu_struct) ||
+	    (offset > 0 && offset % (long)_Alignof(struct srcu_struct) != 0)) {
+		fprintf(stderr, "usage: domain_offset THREADS(1-%d) OFFSET(-1, or 0-%zu in steps of %zu)\n", MAX_THREADS,
+			BLOCK - sizeof(struct srcu_struct), _Alignof(struct srcu_struct));
 		return 2;
 	}
 	char *block = aligned_alloc(RCU_CACHE_LINE, BLOCK);

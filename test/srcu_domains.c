@@ -626,7 +626,11 @@ Test(srcu_domains, a_domain_at_any_offset_and_define_srcu_on_a_line, .timeout = 
 		cr_assert_eq((uintptr_t)defined[i] % RCU_CACHE_LINE, 0,
 			"DEFINE_SRCU()'s domain %zu is at %p, not on a %d-byte line", i, defined[i], RCU_CACHE_LINE);
 #if defined(__x86_64__) && defined(__GLIBC__) && RCU_CACHE_LINE == 64
-	cr_assert_eq(sizeof(struct srcu_struct), 520, "docs/api.md says 520 bytes on x86-64");
+	size_t documented = 528; /* docs/api.md, docs/domains.md */
+#if defined(RCU_DEBUG)
+	documented = 536;
+#endif
+	cr_assert_eq(sizeof(struct srcu_struct), documented, "the docs say %zu bytes on x86-64", documented);
 #endif
 	char *block = malloc(sizeof(struct srcu_struct) + RCU_CACHE_LINE);
 	cr_assert_not_null(block);
