@@ -3995,11 +3995,11 @@ RCU__SLOW(copies_in) int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t s
 		uintptr_t hi = info->addr + (uintptr_t)ph->vaddr + (uintptr_t)ph->filesz;
 		for (uintptr_t p = lo; p + 2 * sizeof(uint64_t) <= hi; p += sizeof(uint64_t)) {
 			/* Its first two fields, not a struct rcu__state: most addresses here are not aligned
-			 * as one. */
-			uint64_t magic;
-			const void *self;
-			memcpy(&magic, (const void *)p, sizeof magic);
-			memcpy(&self, (const void *)(p + offsetof(struct rcu__state, self)), sizeof self);
+			 * as one. No memcpy(): a sanitizer's interceptor would check the redzones. */
+			typedef uint64_t __attribute__((may_alias)) rcu__word_alias;
+			typedef const void *__attribute__((may_alias)) rcu__ptr_alias;
+			uint64_t magic = *(const rcu__word_alias *)p;
+			const void *self = *(const rcu__ptr_alias *)(p + offsetof(struct rcu__state, self));
 			if (magic != RCU__STATE_MAGIC || self != (const void *)p || c->n == 4)
 				continue;
 			c->at[c->n] = (const void *)p;
