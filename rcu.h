@@ -3991,18 +3991,14 @@ RCU__SLOW(copies_in) int RCU__SYM(copies_in)(struct rcu__dl_info *info, size_t s
 		const struct rcu__phdr *ph = &info->phdr[i];
 		if (ph->type != 1 /* PT_LOAD */ || !(ph->flags & 2 /* PF_W */))
 			continue;
-		uintptr_t lo = (info->addr + (uintptr_t)ph->vaddr + 7) & ~(uintptr_t)7;
+		/* A state is line-aligned (its domain is: struct rcu__state), so only line starts are looked at. */
+		uintptr_t lo = (info->addr + (uintptr_t)ph->vaddr + RCU_CACHE_LINE - 1) & ~(uintptr_t)(RCU_CACHE_LINE - 1);
 		uintptr_t hi = info->addr + (uintptr_t)ph->vaddr + (uintptr_t)ph->filesz;
-		for (uintptr_t p = lo; p + 2 * sizeof(uint64_t) <= hi; p += sizeof(uint64_t)) {
-			/* Its first two fields, not a struct rcu__state: most addresses here are not aligned
-			 * as one. No memcpy(): a sanitizer's interceptor would check the redzones. */
-			typedef uint64_t __attribute__((may_alias)) rcu__word_alias;
-			typedef const void *__attribute__((may_alias)) rcu__ptr_alias;
-			uint64_t magic = *(const rcu__word_alias *)p;
-			const void *self = *(const rcu__ptr_alias *)(p + offsetof(struct rcu__state, self));
-			if (magic != RCU__STATE_MAGIC || self != (const void *)p || c->n == 4)
+		for (uintptr_t p = lo; p + 2 * sizeof(uint64_t) <= hi; p += RCU_CACHE_LINE) {
+			const struct rcu__state *st = (const struct rcu__state *)p;
+			if (st->magic != RCU__STATE_MAGIC || st->self != st || c->n == 4)
 				continue;
-			c->at[c->n] = (const void *)p;
+			c->at[c->n] = st;
 			if (info->name && info->name[0])
 				snprintf(c->object[c->n], sizeof c->object[0], "%s", info->name);
 			else if (rcu__sys_readlink("/proc/self/exe", c->object[c->n], sizeof c->object[0] - 1) < 0)
