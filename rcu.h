@@ -4,19 +4,23 @@
  *
  * Contents (grep for the anchors)
  *   >>doc            what RCU is, how to include, configuration macros, flavours, licence
- *   >>config         flavour selection, configuration checks, the per-program configuration record
- *   >>portability    C and C++, atomics, fences, cache lines, TLS, clocks, the futex and
- *                    membarrier system calls
+ *   >>config         the flavours (one block each: names and the properties the code asks),
+ *                    configuration checks, the per-program configuration record
+ *   >>portability    C and C++ (and the refusal of a second flavour), atomics, fences, cache
+ *                    lines, TLS, clocks, the futex and membarrier system calls
  *   >>types          struct rcu_head, the reader record, the grace-period state, struct srcu_struct
- *   >>reader         read-side fast paths: the default domain and SRCU domains
+ *   >>reader         read-side fast paths: the default domain (each flavour's sections, QSBR's
+ *                    quiescent states) and SRCU domains
  *   >>pointers       publish / subscribe
- *   >>grace-period   set-up, registration, sleeping on a word (futex), synchronize_rcu, polled
- *                    grace periods, SRCU domains
+ *   >>grace-period   set-up, registration, sleeping on a word (futex), QSBR's reports,
+ *                    synchronize_rcu, polled grace periods, SRCU domains
  *   >>callbacks      call_rcu, rcu_free, rcu_barrier, call_srcu, srcu_barrier, the callback queue,
- *                    the workers, statistics, SRCU domain clean-up, the exit and fork() handlers
+ *                    congestion (QSBR), the workers, statistics, SRCU domain clean-up, the exit
+ *                    and fork() handlers
  *   >>lists          RCU doubly linked lists and hash lists
  *   >>debug          misuse reports, stall reports, split-state detection
- *   >>cxx            C++ only: reader guards and the C++26 <rcu> names, in namespace rcu
+ *   >>cxx            C++ only: reader guards (QSBR's check) and the C++26 <rcu> names, in
+ *                    namespace rcu
  *   >>names          opt-in names of liburcu (RCU_LIBURCU_NAMES) and of the kernel (RCU_KERNEL_NAMES)
  *
  * >>doc
@@ -133,20 +137,7 @@
 
 /* >>config ------------------------------------------------------------------------------------ */
 
-#if defined(RCU_FLAVOUR_QSBR) && defined(RCU_FLAVOUR_MEMB)
-#error "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got QSBR and MEMB)"
-#elif defined(RCU_FLAVOUR_QSBR) && defined(RCU_FLAVOUR_MB)
-#error "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got QSBR and MB)"
-#elif defined(RCU_FLAVOUR_QSBR) && defined(RCU_FLAVOUR_BP)
-#error "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got QSBR and BP)"
-#elif defined(RCU_FLAVOUR_MEMB) && defined(RCU_FLAVOUR_MB)
-#error "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got MEMB and MB)"
-#elif defined(RCU_FLAVOUR_MEMB) && defined(RCU_FLAVOUR_BP)
-#error "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got MEMB and BP)"
-#elif defined(RCU_FLAVOUR_MB) && defined(RCU_FLAVOUR_BP)
-#error "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got MB and BP)"
-#endif
-
+/* No flavour defined: the platform's default. */
 #if !defined(RCU_FLAVOUR_QSBR) && !defined(RCU_FLAVOUR_MEMB) && !defined(RCU_FLAVOUR_MB) && \
 	!defined(RCU_FLAVOUR_BP)
 #if defined(__linux__)
@@ -157,27 +148,75 @@
 #endif
 
 /*
- * The flavour's tag in external symbol names, and what the flavour's read side does.
- * RCU_FLAVOUR_NAME is public: the flavour as a string ("qsbr", "memb", "mb", "bp").
+ * The flavours, one block each and nowhere else: the tag in external symbol names, the name
+ * (RCU_FLAVOUR_NAME is public: "qsbr", "memb", "mb", "bp"), the code in the state's magic number,
+ * and the properties the rest of the header asks instead of asking for a flavour:
+ *   RCU__QSBR           readers report quiescent states: an online thread is inside one long
+ *                       section, rcu_read_lock() stores nothing, the slot moves at each report.
+ *                       The header's code for it is one block per section, each headed
+ *                       "QSBR's delta" (the doc checks hold the list to the code).
+ *   RCU__MEMB_READER    readers omit their fence while the kernel grants membarrier (R1, R3).
+ *   RCU__SELF_REGISTER  a thread registers itself at its first section.
+ *   RCU__EXIT_FENCE     readers fence after the store that ends a section (R3): MB with
+ *                       RCU_MB_EXIT_FENCE.
+ * MB has no code of its own: it is what the others change.
+ * A second flavour defined in the same unit is refused below, in >>portability.
  */
 #if defined(RCU_FLAVOUR_QSBR)
 #define RCU__FTAG qsbr
 #define RCU_FLAVOUR_NAME "qsbr"
-#elif defined(RCU_FLAVOUR_MEMB)
+#define RCU__FUPPER "QSBR"
+#define RCU__FCODE 1
+#define RCU__QSBR 1
+#define RCU__MEMB_READER 0
+#define RCU__SELF_REGISTER 0
+#define RCU__EXIT_FENCE 0
+#endif
+#if defined(RCU_FLAVOUR_MEMB)
+#if defined(RCU__FTAG)
+#define RCU__FLAVOUR_AGAIN "MEMB"
+#else
 #define RCU__FTAG memb
 #define RCU_FLAVOUR_NAME "memb"
-#elif defined(RCU_FLAVOUR_MB)
+#define RCU__FUPPER "MEMB"
+#define RCU__FCODE 2
+#define RCU__QSBR 0
+#define RCU__MEMB_READER 1
+#define RCU__SELF_REGISTER 0
+#define RCU__EXIT_FENCE 0
+#endif
+#endif
+#if defined(RCU_FLAVOUR_MB)
+#if defined(RCU__FTAG)
+#define RCU__FLAVOUR_AGAIN "MB"
+#else
 #define RCU__FTAG mb
 #define RCU_FLAVOUR_NAME "mb"
+#define RCU__FUPPER "MB"
+#define RCU__FCODE 3
+#define RCU__QSBR 0
+#define RCU__MEMB_READER 0
+#define RCU__SELF_REGISTER 0
+#if defined(RCU_MB_EXIT_FENCE)
+#define RCU__EXIT_FENCE 1
+#else
+#define RCU__EXIT_FENCE 0
+#endif
+#endif
+#endif
+#if defined(RCU_FLAVOUR_BP)
+#if defined(RCU__FTAG)
+#define RCU__FLAVOUR_AGAIN "BP"
 #else
 #define RCU__FTAG bp
 #define RCU_FLAVOUR_NAME "bp"
-#endif
-/* RCU__MEMB_READER: readers omit their fence when the kernel grants membarrier (MEMB, BP). */
-#if defined(RCU_FLAVOUR_MEMB) || defined(RCU_FLAVOUR_BP)
+#define RCU__FUPPER "BP"
+#define RCU__FCODE 4
+#define RCU__QSBR 0
 #define RCU__MEMB_READER 1
-#else
-#define RCU__MEMB_READER 0
+#define RCU__SELF_REGISTER 1
+#define RCU__EXIT_FENCE 0
+#endif
 #endif
 
 /*
@@ -343,6 +382,10 @@
 #define RCU__CAST(T, v) ((T)(v))
 #define RCU__EXTERN_C_BEGIN
 #define RCU__EXTERN_C_END
+#endif
+/* Two flavours in one unit (>>config kept the first of its list). */
+#if defined(RCU__FLAVOUR_AGAIN)
+RCU__STATIC_ASSERT(0, "rcu.h: define at most one of RCU_FLAVOUR_QSBR, _MEMB, _MB, _BP (got " RCU__FUPPER " and " RCU__FLAVOUR_AGAIN ")");
 #endif
 
 RCU__EXTERN_C_BEGIN
@@ -830,17 +873,8 @@ RCU__STATIC_ASSERT(offsetof(struct rcu__state, gp) % RCU_CACHE_LINE == 0 &&
 RCU__STATIC_ASSERT(RCU__ALIGNOF(struct srcu_struct) <= RCU__ALIGNOF(max_align_t),
 		   "rcu.h: struct srcu_struct asks for no more alignment than malloc() gives");
 
-/* Flavour codes in the state's magic number: one per flavour, so that only copies of this
- * flavour's state are taken for one another. */
-#if defined(RCU_FLAVOUR_QSBR)
-#define RCU__FCODE 1
-#elif defined(RCU_FLAVOUR_MEMB)
-#define RCU__FCODE 2
-#elif defined(RCU_FLAVOUR_MB)
-#define RCU__FCODE 3
-#else
-#define RCU__FCODE 4
-#endif
+/* The flavour's code (>>config) is in the magic number, so that only copies of this flavour's
+ * state are taken for one another. */
 #define RCU__STATE_MAGIC (0x7263752e68000000ull | ((uint64_t)RCU__FCODE << 16) | (uint64_t)RCU__ABI)
 
 /* The process-wide objects: weak, default visibility, one copy per process and flavour. */
@@ -889,19 +923,6 @@ RCU__INLINE struct rcu__reader *rcu__self(void)
 	return r;
 }
 #endif
-
-/*
- * Is the thread inside rcu_read_lock()? MEMB/MB/BP: its slot is set exactly while it is (gp_seq
- * is never 0). QSBR: only RCU_DEBUG counts rcu_read_lock(); release builds answer false.
- */
-RCU__INLINE bool rcu__in_section(struct rcu__reader *r)
-{
-#if defined(RCU_FLAVOUR_QSBR)
-	return r->nesting != 0;
-#else
-	return rcu__load(&r->seq, RCU__RELAXED) != 0;
-#endif
-}
 
 /* Slow paths: weak functions, so that one copy serves every translation unit. All of them: */
 struct rcu__dl_info;
@@ -1002,13 +1023,6 @@ void rcu__test_hook(enum rcu__test_point point);
 	} while (0)
 #define RCU__RULE_IN_SECTION "called inside a read-side critical section, which it would wait for forever (deadlock)"
 #define RCU__RULE_QS_IN_SECTION "called inside rcu_read_lock(): a quiescent state ends every section, so this one would lose its protection"
-/* QSBR: a wait for another domain's grace period goes offline (a quiescent state), which would
- * end an enclosing rcu_read_lock() section unannounced. */
-#if defined(RCU_FLAVOUR_QSBR)
-#define RCU__CHECK_QSBR_WAIT(call) RCU__CHECK(rcu__self()->nesting == 0, call, RCU__RULE_QS_IN_SECTION)
-#else
-#define RCU__CHECK_QSBR_WAIT(call) ((void)0)
-#endif
 
 /* >>reader ------------------------------------------------------------------------------------ */
 
@@ -1058,7 +1072,7 @@ RCU__INLINE void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
 	 * can miss an updater that armed concurrently; that updater sleeps with a timeout
 	 * (RCU__LAZY_WAKE_NS) and rescans.
 	 */
-#if defined(RCU_FLAVOUR_MB) && defined(RCU_MB_EXIT_FENCE)
+#if RCU__EXIT_FENCE
 	rcu__fence_full();
 #else
 	rcu__fence_compiler();
@@ -1067,17 +1081,116 @@ RCU__INLINE void rcu__slot_exit(struct rcu__gp *gp, uint64_t *slot)
 		RCU__SYM(wake_gp)(gp);
 }
 
-#if !defined(RCU_FLAVOUR_QSBR)
-/* The outermost rcu_read_lock(): publish this section in the slot. */
-RCU__INLINE void rcu__reader_enter(struct rcu__reader *r)
+/*
+ * The default domain's sections, where the flavours differ on the read side. Each provides:
+ *   rcu__in_section(r)         is the thread inside rcu_read_lock()?
+ *   rcu__online(r)             does a grace period wait for the thread now (rcu_read_ongoing())?
+ *   rcu__may_read(r)           may the thread begin a section (RCU_DEBUG's check)?
+ *   rcu__read_lock_at(f, l)    rcu_read_lock(), with where it is (RCU_DEBUG's stall reports)
+ *   rcu__read_unlock_of(r)     rcu_read_unlock()
+ *   rcu__qs_quiescent(), rcu__qs_offline(), rcu__qs_online()
+ *                              rcu_quiescent_state(), rcu_thread_offline(), rcu_thread_online():
+ *                              no-ops but in QSBR
+ *   RCU__CHECK_QSBR_WAIT(call) RCU_DEBUG: a wait that goes offline, inside rcu_read_lock()
+ */
+#if RCU__QSBR
+/*
+ * QSBR's delta (the read side). An online thread's slot already holds a number, set at its last
+ * quiescent state, so a section stores nothing: it is free. Only RCU_DEBUG counts its nesting, for
+ * the checks; release builds answer false to rcu__in_section(). The slot moves at the reports
+ * (RCU__SYM(qsbr_report), >>grace-period).
+ */
+RCU__INLINE bool rcu__in_section(struct rcu__reader *r)
 {
-#if defined(RCU_FLAVOUR_BP)
-	if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
-		RCU__SYM(register)(RCU__STATE, r);
-#endif
-	rcu__slot_enter(RCU__GP, &r->seq);
+	return r->nesting != 0;
 }
+
+RCU__INLINE bool rcu__online(struct rcu__reader *r)
+{
+	return rcu__load(&r->seq, RCU__RELAXED) != 0;
+}
+
+/* May the thread begin a section (RCU_DEBUG's check)? Only online. */
+RCU__INLINE bool rcu__may_read(struct rcu__reader *r)
+{
+	return rcu__online(r);
+}
+
+RCU__INLINE void rcu__read_lock_at(const char *file, int line)
+{
+#if defined(RCU_DEBUG)
+	struct rcu__reader *r = rcu__self();
+	if (r->nesting++ == 0)
+		RCU__SYM(debug_enter)(r, file, line);
+#else
+	(void)file;
+	(void)line;
 #endif
+}
+
+RCU__INLINE void rcu__read_unlock_of(struct rcu__reader *r)
+{
+#if defined(RCU_DEBUG)
+	RCU__CHECK(r->nesting > 0, "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
+	r->nesting--;
+#endif
+	(void)r;
+}
+
+/* rcu_quiescent_state(): a report when a grace period began since the last one (or callbacks
+ * are congested: the report helps). */
+RCU__INLINE void rcu__qs_quiescent(void)
+{
+	struct rcu__reader *r = rcu__self();
+	struct rcu__gp *gp = RCU__GP;
+	RCU__CHECK(r->nesting == 0, "rcu_quiescent_state()", RCU__RULE_QS_IN_SECTION);
+	/* Q0: acquire: after reporting n, this thread sees what preceded the advance to n (G0). */
+	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
+	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) != seq ||
+			  rcu__load(&gp->cb_congested, RCU__RELAXED)))
+		RCU__SYM(qsbr_report)(gp, r, seq);
+}
+
+RCU__INLINE void rcu__qs_offline(void)
+{
+	struct rcu__reader *r = rcu__self();
+	RCU__CHECK(r->nesting == 0, "rcu_thread_offline()", RCU__RULE_QS_IN_SECTION);
+	RCU__SYM(qsbr_report)(RCU__GP, r, 0);
+}
+
+RCU__INLINE void rcu__qs_online(void)
+{
+	struct rcu__reader *r = rcu__self();
+	/* An adopted thread (its first call_rcu() or SRCU section) has not registered either:
+	 * online, it would hold up grace periods that it never reports to. */
+	RCU__CHECK(r->registered == RCU__REG_THREAD, "rcu_thread_online()", "the thread is not registered: call rcu_register_thread() first");
+	RCU__SYM(qsbr_report)(RCU__GP, r, UINT64_MAX);
+}
+
+/* A wait for another domain's grace period goes offline (a quiescent state), which would end an
+ * enclosing rcu_read_lock() section unannounced. */
+#define RCU__CHECK_QSBR_WAIT(call) RCU__CHECK(rcu__self()->nesting == 0, call, RCU__RULE_QS_IN_SECTION)
+
+#else
+/*
+ * MEMB, MB and BP: a section is published in the thread's slot (rcu__slot_enter()), set exactly
+ * while the thread is inside one (gp_seq is never 0); nested sections are counted in `nesting`.
+ */
+RCU__INLINE bool rcu__in_section(struct rcu__reader *r)
+{
+	return rcu__load(&r->seq, RCU__RELAXED) != 0;
+}
+
+RCU__INLINE bool rcu__online(struct rcu__reader *r)
+{
+	return rcu__in_section(r);
+}
+
+RCU__INLINE bool rcu__may_read(struct rcu__reader *r)
+{
+	(void)r;
+	return true;
+}
 
 /*
  * Nesting without a dependency chain: the outermost lock is the one that finds its slot clear,
@@ -1090,23 +1203,33 @@ RCU__INLINE void rcu__read_lock_at(const char *file, int line)
 	struct rcu__reader *r = rcu__self();
 	(void)file;
 	(void)line;
-#if defined(RCU_FLAVOUR_QSBR)
-#if defined(RCU_DEBUG)
-	if (r->nesting++ == 0)
-		RCU__SYM(debug_enter)(r, file, line);
-#endif
-	(void)r;
-#else
 	if (RCU__LIKELY(rcu__load(&r->seq, RCU__RELAXED) == 0)) {
 #if defined(RCU_DEBUG)
 		RCU__SYM(debug_enter)(r, file, line);
 #endif
-		rcu__reader_enter(r);
+		if (RCU__SELF_REGISTER && RCU__UNLIKELY(r->registered == RCU__REG_NONE))
+			RCU__SYM(register)(RCU__STATE, r);
+		rcu__slot_enter(RCU__GP, &r->seq);
 	} else {
 		r->nesting++;
 	}
-#endif
 }
+
+RCU__INLINE void rcu__read_unlock_of(struct rcu__reader *r)
+{
+	RCU__CHECK(rcu__in_section(r), "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
+	if (RCU__LIKELY(r->nesting == 0))
+		rcu__slot_exit(RCU__GP, &r->seq);
+	else
+		r->nesting--;
+}
+
+RCU__INLINE void rcu__qs_quiescent(void) {}
+RCU__INLINE void rcu__qs_offline(void) {}
+RCU__INLINE void rcu__qs_online(void) {}
+
+#define RCU__CHECK_QSBR_WAIT(call) ((void)0)
+#endif
 
 /**
  * rcu_read_lock() - begin a read-side critical section.
@@ -1132,20 +1255,7 @@ static inline void rcu_read_lock(void) RCU__NOEXCEPT
  */
 static inline void rcu_read_unlock(void) RCU__NOEXCEPT
 {
-	struct rcu__reader *r = rcu__self();
-#if defined(RCU_FLAVOUR_QSBR)
-#if defined(RCU_DEBUG)
-	RCU__CHECK(r->nesting > 0, "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
-	r->nesting--;
-#endif
-	(void)r;
-#else
-	RCU__CHECK(rcu__in_section(r), "rcu_read_unlock()", "no matching rcu_read_lock(): the unlock is unbalanced");
-	if (RCU__LIKELY(r->nesting == 0))
-		rcu__slot_exit(RCU__GP, &r->seq);
-	else
-		r->nesting--;
-#endif
+	rcu__read_unlock_of(rcu__self());
 }
 
 /**
@@ -1156,11 +1266,7 @@ static inline void rcu_read_unlock(void) RCU__NOEXCEPT
  */
 static inline bool rcu_read_ongoing(void) RCU__NOEXCEPT
 {
-#if defined(RCU_FLAVOUR_QSBR)
-	return rcu__load(&rcu__self()->seq, RCU__RELAXED) != 0;
-#else
-	return rcu__in_section(rcu__self());
-#endif
+	return rcu__online(rcu__self());
 }
 
 /**
@@ -1182,16 +1288,7 @@ static inline bool rcu_read_lock_held(void) RCU__NOEXCEPT
  */
 static inline void rcu_quiescent_state(void) RCU__NOEXCEPT
 {
-#if defined(RCU_FLAVOUR_QSBR)
-	struct rcu__reader *r = rcu__self();
-	struct rcu__gp *gp = RCU__GP;
-	RCU__CHECK(r->nesting == 0, "rcu_quiescent_state()", RCU__RULE_QS_IN_SECTION);
-	/* Q0: acquire: after reporting n, this thread sees what preceded the advance to n (G0). */
-	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
-	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) != seq ||
-			  rcu__load(&gp->cb_congested, RCU__RELAXED)))
-		RCU__SYM(qsbr_report)(gp, r, seq);
-#endif
+	rcu__qs_quiescent();
 }
 
 /**
@@ -1202,11 +1299,7 @@ static inline void rcu_quiescent_state(void) RCU__NOEXCEPT
  */
 static inline void rcu_thread_offline(void) RCU__NOEXCEPT
 {
-#if defined(RCU_FLAVOUR_QSBR)
-	struct rcu__reader *r = rcu__self();
-	RCU__CHECK(r->nesting == 0, "rcu_thread_offline()", RCU__RULE_QS_IN_SECTION);
-	RCU__SYM(qsbr_report)(RCU__GP, r, 0);
-#endif
+	rcu__qs_offline();
 }
 
 /**
@@ -1218,13 +1311,7 @@ static inline void rcu_thread_offline(void) RCU__NOEXCEPT
  */
 static inline void rcu_thread_online(void) RCU__NOEXCEPT
 {
-#if defined(RCU_FLAVOUR_QSBR)
-	struct rcu__reader *r = rcu__self();
-	/* An adopted thread (its first call_rcu() or SRCU section) has not registered either: online,
-	 * it would hold up grace periods that it never reports to. */
-	RCU__CHECK(r->registered == RCU__REG_THREAD, "rcu_thread_online()", "the thread is not registered: call rcu_register_thread() first");
-	RCU__SYM(qsbr_report)(RCU__GP, r, UINT64_MAX);
-#endif
+	rcu__qs_online();
 }
 
 /* SRCU: a section of domain gp in slot k, which serves gp. */
@@ -1591,7 +1678,7 @@ RCU__INLINE void rcu__srcu_ready(struct srcu_struct *ssp)
  */
 static inline void rcu_register_thread(void) RCU__NOEXCEPT
 {
-#if !defined(RCU_FLAVOUR_BP)
+#if !RCU__SELF_REGISTER
 	RCU__SYM(register)(RCU__STATE, rcu__self());
 #endif
 }
@@ -1607,7 +1694,7 @@ static inline void rcu_unregister_thread(void) RCU__NOEXCEPT
 	struct rcu__reader *r = rcu__self();
 	RCU__CHECK(!rcu__in_section(r), "rcu_unregister_thread()",
 		"called inside a read-side critical section: leave the section before unregistering");
-#if !defined(RCU_FLAVOUR_BP)
+#if !RCU__SELF_REGISTER
 	RCU__SYM(unregister)(RCU__STATE, r);
 #else
 	(void)r;
@@ -1933,22 +2020,135 @@ RCU__SLOW(wake_gp) void RCU__SYM(wake_gp)(struct rcu__gp *gp)
 	}
 }
 
-/* Do this domain's readers fence after their slot clear? If not, a sleeping updater must not
- * rely on a wake. */
+/*
+ * Where grace periods differ by flavour (the reader's side is in >>reader):
+ *   rcu__qsbr_leave(s, r), rcu__qsbr_return(s, r, was_online)
+ *                          around a wait: QSBR: an online thread goes offline meanwhile
+ *   rcu__register_online(s, r)   a thread that registers: QSBR: comes online
+ *   rcu__lazy_wake(gp)     do this domain's readers fence after their slot clear? If not, a
+ *                          sleeping updater must not rely on a wake: it rescans on a timeout
+ *   rcu__yield_first(gp)   give the CPU away once before sleeping (rcu__readers_wait())?
+ *   RCU__RULE_EXIT_IN_SECTION    RCU_DEBUG's sentence for a thread that ends inside a section
+ *   RCU__STALL_HOLDER, RCU__STALL_SECTION   what a stall report says of a thread it waits for
+ */
+#if RCU__QSBR
+/*
+ * QSBR's delta (grace periods). A thread's slot moves only here: qsbr_report() takes it offline
+ * (seq 0), online (UINT64_MAX), or to the number of the grace period it reports for. Online is
+ * any thread in the registry with its slot set: registered threads, and adopted ones while they
+ * run callbacks (which may read) or after rcu_thread_online(); an online thread that waits for a
+ * grace period (of any domain) is offline meanwhile.
+ */
+RCU__SLOW(qsbr_report) void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t seq)
+{
+	if (seq == UINT64_MAX) {
+		seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE); /* Q0 */
+		/* Release, as Q1: on an already online thread this store is a quiescent state. */
+		rcu__store(&r->seq, seq, RCU__RELEASE);
+		/* Q3: our slot store before the loads that follow; pairs with G1 (and, for the futex
+		 * check below, with G3 as Q2 does). */
+		rcu__fence_full();
+		/* An online thread's new number is a quiescent state that an updater may sleep on. */
+		if (rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED)
+			RCU__SYM(wake_gp)(gp);
+		return;
+	}
+	if (seq != 0 && rcu__load(&r->seq, RCU__RELAXED) == 0)
+		return; /* offline: no quiescent state to report */
+	/* Q1: release: the thread's accesses before the quiescent state; pairs with G2. */
+	rcu__store(&r->seq, seq, RCU__RELEASE);
+	/* Q2: the slot store before the futex check; pairs with G3. */
+	rcu__fence_full();
+	if (rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED)
+		RCU__SYM(wake_gp)(gp);
+	/* An online QSBR thread never helps inside call_rcu(); it helps here, where it is quiescent. */
+	if (seq != 0 && RCU__UNLIKELY(RCU__SYM(over_high_water)(gp)) && !r->in_callback)
+		RCU__SYM(help)(gp, r);
+}
+
+RCU__INLINE bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
+{
+	if (r->registered != RCU__REG_NONE && rcu__load(&r->seq, RCU__RELAXED) != 0) {
+		RCU__SYM(qsbr_report)(&s->gp, r, 0);
+		return true;
+	}
+	return false;
+}
+
+RCU__INLINE void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, bool was_online)
+{
+	if (was_online && r->registered != RCU__REG_NONE)
+		RCU__SYM(qsbr_report)(&s->gp, r, UINT64_MAX);
+}
+
+RCU__INLINE void rcu__register_online(struct rcu__state *s, struct rcu__reader *r)
+{
+	RCU__SYM(qsbr_report)(&s->gp, r, UINT64_MAX);
+}
+
 RCU__INLINE bool rcu__lazy_wake(struct rcu__gp *gp)
 {
-#if defined(RCU_FLAVOUR_QSBR)
 	return gp->kind == RCU__GP_SRCU; /* QSBR's reports fence (Q2); its SRCU readers do not */
-#elif RCU__MEMB_READER
+}
+
+/*
+ * Not for the default domain: a QSBR reader that shares our CPU reports only at its next
+ * quiescent state and wakes us only if we are armed, so after a yield we waited for the
+ * scheduler's next tick (bench/ab.sh, rcu-bench --only sync, 2 readers on 2 CPUs:
+ * synchronize_rcu() mean 2,029 us with the yield, 49 us without; liburcu 0.15: 22 us).
+ */
+RCU__INLINE bool rcu__yield_first(struct rcu__gp *gp)
+{
+	return gp->kind != RCU__GP_DEFAULT;
+}
+
+#define RCU__RULE_EXIT_IN_SECTION "the thread ends inside rcu_read_lock(): every rcu_read_lock() needs its rcu_read_unlock() before the thread returns"
+/* A stall report's thread (>>debug): where its last section began says nothing (it may have
+ * ended long ago; the thread holds the grace period up by not reporting). */
+#define RCU__STALL_HOLDER "online without a quiescent state since the grace period began"
+#define RCU__STALL_SECTION 0
+
+#else
+RCU__INLINE bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
+{
+	(void)s;
+	(void)r;
+	return false;
+}
+
+RCU__INLINE void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, bool was_online)
+{
+	(void)s;
+	(void)r;
+	(void)was_online;
+}
+
+RCU__INLINE void rcu__register_online(struct rcu__state *s, struct rcu__reader *r)
+{
+	(void)s;
+	(void)r;
+}
+
+RCU__INLINE bool rcu__lazy_wake(struct rcu__gp *gp)
+{
+#if RCU__MEMB_READER
 	return !rcu__load(&gp->use_membarrier, RCU__RELAXED);
-#elif defined(RCU_FLAVOUR_MB) && defined(RCU_MB_EXIT_FENCE)
-	(void)gp;
-	return false; /* R3 fences */
 #else
 	(void)gp;
-	return true;
+	return !RCU__EXIT_FENCE; /* with it, R3 fences */
 #endif
 }
+
+RCU__INLINE bool rcu__yield_first(struct rcu__gp *gp)
+{
+	(void)gp;
+	return true;
+}
+
+#define RCU__RULE_EXIT_IN_SECTION "the thread ends inside a read-side critical section: every rcu_read_lock() needs its rcu_read_unlock() before the thread returns"
+#define RCU__STALL_HOLDER "in a read-side section begun before the grace period"
+#define RCU__STALL_SECTION 1 /* RCU_DEBUG: where the section began */
+#endif
 
 /* The updater's half of the store-buffering pairs: G1 (after the advance), G3 (after arming). */
 RCU__INLINE void rcu__updater_fence(struct rcu__gp *gp)
@@ -2083,9 +2283,7 @@ RCU__SLOW(register) void RCU__SYM(register)(struct rcu__state *s, struct rcu__re
 		rcu__store(&r->registered, (uint8_t)RCU__REG_THREAD, RCU__RELAXED); /* already linked */
 	else
 		rcu__link_reader(s, r, RCU__REG_THREAD);
-#if defined(RCU_FLAVOUR_QSBR)
-	RCU__SYM(qsbr_report)(&s->gp, r, UINT64_MAX); /* online */
-#endif
+	rcu__register_online(s, r);
 }
 
 /* Does the thread hold a section of any SRCU domain? */
@@ -2146,11 +2344,7 @@ RCU__SLOW(thread_exit) void RCU__SYM(thread_exit)(void *arg)
 {
 	struct rcu__reader *r = (struct rcu__reader *)arg;
 	struct rcu__state *s = r->owner;
-#if defined(RCU_FLAVOUR_QSBR)
-	RCU__CHECK(!rcu__in_section(r), "thread exit", "the thread ends inside rcu_read_lock(): every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
-#else
-	RCU__CHECK(!rcu__in_section(r), "thread exit", "the thread ends inside a read-side critical section: every rcu_read_lock() needs its rcu_read_unlock() before the thread returns");
-#endif
+	RCU__CHECK(!rcu__in_section(r), "thread exit", RCU__RULE_EXIT_IN_SECTION);
 	RCU__CHECK(!rcu__in_srcu_section(r), "thread exit", "the thread ends inside srcu_read_lock(): every srcu_read_lock() needs its srcu_read_unlock() before the thread returns");
 	/* Release builds: drop SRCU sections left open, as the default domain's below. */
 	for (int k = 0; k < RCU_SRCU_NESTING; k++) {
@@ -2162,67 +2356,6 @@ RCU__SLOW(thread_exit) void RCU__SYM(thread_exit)(void *arg)
 	}
 	if (r->registered != RCU__REG_NONE)
 		rcu__unlink_reader(s, r);
-}
-
-/* QSBR slot updates: seq 0 goes offline, UINT64_MAX comes online, else reports a quiescent state. */
-RCU__SLOW(qsbr_report) void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t seq)
-{
-	if (seq == UINT64_MAX) {
-		seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE); /* Q0 */
-		/* Release, as Q1: on an already online thread this store is a quiescent state. */
-		rcu__store(&r->seq, seq, RCU__RELEASE);
-		/* Q3: our slot store before the loads that follow; pairs with G1 (and, for the futex
-		 * check below, with G3 as Q2 does). */
-		rcu__fence_full();
-		/* An online thread's new number is a quiescent state that an updater may sleep on. */
-		if (rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED)
-			RCU__SYM(wake_gp)(gp);
-		return;
-	}
-	if (seq != 0 && rcu__load(&r->seq, RCU__RELAXED) == 0)
-		return; /* offline: no quiescent state to report */
-	/* Q1: release: the thread's accesses before the quiescent state; pairs with G2. */
-	rcu__store(&r->seq, seq, RCU__RELEASE);
-	/* Q2: the slot store before the futex check; pairs with G3. */
-	rcu__fence_full();
-	if (rcu__load(&gp->gp_futex, RCU__RELAXED) == RCU__FUTEX_ARMED)
-		RCU__SYM(wake_gp)(gp);
-#if defined(RCU_FLAVOUR_QSBR)
-	/* An online QSBR thread never helps inside call_rcu(); it helps here, where it is quiescent. */
-	if (seq != 0 && RCU__UNLIKELY(RCU__SYM(over_high_water)(gp)) && !r->in_callback)
-		RCU__SYM(help)(gp, r);
-#endif
-}
-
-/*
- * QSBR: an online thread that waits for a grace period (of any domain) is offline meanwhile.
- * "Online" is any thread in the registry with its slot set: registered threads, and adopted
- * ones while they run callbacks (which may read) or after rcu_thread_online().
- */
-RCU__INLINE bool rcu__qsbr_leave(struct rcu__state *s, struct rcu__reader *r)
-{
-#if defined(RCU_FLAVOUR_QSBR)
-	if (r->registered != RCU__REG_NONE && rcu__load(&r->seq, RCU__RELAXED) != 0) {
-		RCU__SYM(qsbr_report)(&s->gp, r, 0);
-		return true;
-	}
-#else
-	(void)s;
-	(void)r;
-#endif
-	return false;
-}
-
-RCU__INLINE void rcu__qsbr_return(struct rcu__state *s, struct rcu__reader *r, bool was_online)
-{
-#if defined(RCU_FLAVOUR_QSBR)
-	if (was_online && r->registered != RCU__REG_NONE)
-		RCU__SYM(qsbr_report)(&s->gp, r, UINT64_MAX);
-#else
-	(void)s;
-	(void)r;
-	(void)was_online;
-#endif
 }
 
 /* Does reader r hold a section of gp that grace period `target` waits for? Registry lock held. */
@@ -2323,18 +2456,10 @@ RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t
 		/*
 		 * Before sleeping, give the CPU away once: on a machine with more runnable threads than
 		 * CPUs, the reader we wait for may be waiting for ours, and a yield is cheaper than
-		 * arming the futex and being woken (MEMB/BP: G3's membarrier). Not for QSBR's default
-		 * domain: a QSBR reader that shares our CPU reports only at its next quiescent state
-		 * and wakes us only if we are armed, so after a yield we waited for the scheduler's
-		 * next tick (bench/ab.sh, rcu-bench --only sync, 2 readers on 2 CPUs: synchronize_rcu()
-		 * mean 2,029 us with the yield, 49 us without; liburcu 0.15: 22 us).
+		 * arming the futex and being woken (MEMB/BP: G3's membarrier). Not always in QSBR
+		 * (rcu__yield_first()).
 		 */
-#if defined(RCU_FLAVOUR_QSBR)
-		bool yield = gp->kind != RCU__GP_DEFAULT;
-#else
-		bool yield = true;
-#endif
-		if (!yielded && yield && RCU__SPIN_SCANS > 0) {
+		if (!yielded && rcu__yield_first(gp) && RCU__SPIN_SCANS > 0) {
 			yielded = true;
 			sched_yield();
 			continue;
@@ -2841,11 +2966,50 @@ RCU__INLINE bool rcu__cbq_empty(struct rcu__cbq *q)
 	return rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub;
 }
 
+/*
+ * Where callbacks differ by flavour: congestion. Above RCU_CALLBACK_HIGH_WATER pending callbacks,
+ * call_rcu() callers outside a section help invoke them (rcu__after_enqueue()).
+ *   rcu__congestion_ask(gp)   call_rcu() found the queue above the mark
+ *   rcu__congestion_end(gp)   a batch was invoked
+ */
+#if RCU__QSBR
+/*
+ * QSBR's delta (callbacks). An online thread is never outside a section, so it is asked to help
+ * at its next quiescent state instead: cb_congested sends rcu_quiescent_state() to its slow path
+ * (qsbr_report()), which helps while the queue is above the mark.
+ */
 RCU__SLOW(over_high_water) bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
 {
 	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
 	return (int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED)) > RCU_CALLBACK_HIGH_WATER;
 }
+
+RCU__INLINE void rcu__congestion_ask(struct rcu__gp *gp)
+{
+	/*
+	 * X2: online threads help at their next quiescent state: make them look. Relaxed: a
+	 * quiescent state that misses it now sees it at a later one; it only asks for help.
+	 */
+	if (gp->kind == RCU__GP_DEFAULT && !rcu__load(&gp->cb_congested, RCU__RELAXED))
+		rcu__store(&gp->cb_congested, 1, RCU__RELAXED);
+}
+
+RCU__INLINE void rcu__congestion_end(struct rcu__gp *gp)
+{
+	if (rcu__load(&gp->cb_congested, RCU__RELAXED) && !RCU__SYM(over_high_water)(gp))
+		rcu__store(&gp->cb_congested, 0, RCU__RELAXED);
+}
+#else
+RCU__INLINE void rcu__congestion_ask(struct rcu__gp *gp)
+{
+	(void)gp;
+}
+
+RCU__INLINE void rcu__congestion_end(struct rcu__gp *gp)
+{
+	(void)gp;
+}
+#endif
 
 /*
  * Invoke the taken batch (its grace period has passed, G6 issued). The caller holds cb_consumer
@@ -2887,10 +3051,7 @@ RCU__INLINE void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
 	r->in_callback = was;
 	rcu__store(&gp->batch_last, (struct rcu_head *)NULL, RCU__RELAXED);
 	rcu__fetch_add(&gp->cbq.invoked, n, RCU__RELEASE);
-#if defined(RCU_FLAVOUR_QSBR)
-	if (rcu__load(&gp->cb_congested, RCU__RELAXED) && !RCU__SYM(over_high_water)(gp))
-		rcu__store(&gp->cb_congested, 0, RCU__RELAXED);
-#endif
+	rcu__congestion_end(gp);
 	rcu__qsbr_leave(s, r);
 }
 
@@ -2938,7 +3099,7 @@ RCU__SLOW(worker_main) void *RCU__SYM(worker_main)(void *arg)
 #if defined(__linux__)
 	prctl(PR_SET_NAME, "rcu-callbacks", 0, 0, 0);
 #endif
-#if !defined(RCU_FLAVOUR_BP)
+#if !RCU__SELF_REGISTER
 	RCU__SYM(register)(s, r);
 #endif
 	rcu__qsbr_leave(s, r);
@@ -3009,7 +3170,7 @@ RCU__SLOW(srcu_worker_main) void *RCU__SYM(srcu_worker_main)(void *arg)
 #if defined(__linux__)
 	prctl(PR_SET_NAME, "srcu-callbacks", 0, 0, 0);
 #endif
-#if !defined(RCU_FLAVOUR_BP)
+#if !RCU__SELF_REGISTER
 	RCU__SYM(register)(s, r); /* SRCU callbacks may read default-domain data too */
 #endif
 	rcu__qsbr_leave(s, r);
@@ -3159,15 +3320,11 @@ RCU__INLINE bool rcu__wake_worker(struct rcu__gp *gp)
 	return true;
 }
 
-/* May this thread block in call_rcu()/call_srcu() to help? Not inside a section it would wait
- * for (QSBR: not online), not in a callback. */
+/* May this thread block in call_rcu()/call_srcu() to help? Not while a grace period would wait
+ * for it (inside a section; QSBR: online), not in a callback. */
 RCU__INLINE bool rcu__may_help(struct rcu__reader *r)
 {
-#if defined(RCU_FLAVOUR_QSBR)
-	if (rcu__load(&r->seq, RCU__RELAXED) != 0)
-		return false;
-#endif
-	if (r->in_callback != RCU__CB_NONE || rcu__in_section(r))
+	if (r->in_callback != RCU__CB_NONE || rcu__online(r))
 		return false;
 	/*
 	 * Nor inside a section of any SRCU domain: the batch may hold a callback that waits for that
@@ -3254,14 +3411,7 @@ RCU__INLINE void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *self
 		return;
 	}
 	if (RCU__UNLIKELY(pending > RCU_CALLBACK_HIGH_WATER)) {
-#if defined(RCU_FLAVOUR_QSBR)
-		/*
-		 * X2: online threads help at their next quiescent state: make them look. Relaxed: a
-		 * quiescent state that misses it now sees it at a later one; it only asks for help.
-		 */
-		if (gp->kind == RCU__GP_DEFAULT && !rcu__load(&gp->cb_congested, RCU__RELAXED))
-			rcu__store(&gp->cb_congested, 1, RCU__RELAXED);
-#endif
+		rcu__congestion_ask(gp);
 		if (rcu__may_help(self))
 			RCU__SYM(help)(gp, self);
 	}
@@ -3331,7 +3481,9 @@ RCU__SLOW(stats) void RCU__SYM(stats)(struct rcu__gp *gp, struct rcu_stats *out)
 	out->callbacks_pending_max = rcu__load(&gp->cbq.pending_max, RCU__RELAXED);
 }
 
-/* Retire an SRCU domain: see cleanup_srcu_struct(). */
+/* Retire an SRCU domain: see cleanup_srcu_struct(). RCU__CLEANUP_RECHECK_NS: how often it looks
+ * whether the SRCU worker has let go of the domain. */
+#define RCU__CLEANUP_RECHECK_NS RCU__NS_PER_MS
 RCU__SLOW(srcu_cleanup) void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 {
 	struct rcu__gp *gp = &ssp->gp;
@@ -3352,7 +3504,7 @@ RCU__SLOW(srcu_cleanup) void RCU__SYM(srcu_cleanup)(struct srcu_struct *ssp)
 	 * a domain retired by an exit handler or a static destructor must not wait for it. */
 	while (rcu__load(&gp->on_worklist, RCU__SEQ_CST) && !rcu__load(&s->exiting, RCU__SEQ_CST)) {
 		RCU__SYM(srcu_kick)(s);
-		struct timespec ts = { 0, 1000000 };
+		struct timespec ts = { 0, RCU__CLEANUP_RECHECK_NS };
 		rcu__nanosleep(&ts, NULL);
 	}
 	pthread_mutex_lock(&gp->cb_consumer);
@@ -3787,15 +3939,10 @@ RCU__SLOW(die) RCU__COLD __attribute__((noreturn)) void RCU__SYM(die)(const char
 RCU__SLOW(debug_enter) void RCU__SYM(debug_enter)(struct rcu__reader *r, const char *file, int line)
 {
 	/* A thread adopted into the registry (a callback helper, say) is seen by grace periods too. */
-#if defined(RCU_FLAVOUR_QSBR)
-	RCU__CHECK(r->registered != RCU__REG_NONE, "rcu_read_lock()",
+	RCU__CHECK(RCU__SELF_REGISTER || r->registered != RCU__REG_NONE, "rcu_read_lock()",
 		"the thread is not registered: call rcu_register_thread() first, or grace periods will not wait for it");
-	RCU__CHECK(rcu__load(&r->seq, RCU__RELAXED) != 0, "rcu_read_lock()",
+	RCU__CHECK(rcu__may_read(r), "rcu_read_lock()",
 		"the thread is offline: call rcu_thread_online() first, or grace periods will not wait for it");
-#elif !defined(RCU_FLAVOUR_BP)
-	RCU__CHECK(r->registered != RCU__REG_NONE, "rcu_read_lock()",
-		"the thread is not registered: call rcu_register_thread() first, or grace periods will not wait for it");
-#endif
 #if defined(RCU_DEBUG)
 	r->section_file = file;
 	r->section_line = line;
@@ -3816,10 +3963,10 @@ RCU__SLOW(report_stall) RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp
 	pthread_mutex_lock(&s->registry_lock);
 	if (gp->kind == RCU__GP_SRCU)
 		fprintf(stderr, "rcu.h: stall: grace period %llu of SRCU domain \"%s\" (" RCU_FLAVOUR_NAME ") has waited %llu ms for:\n",
-			(unsigned long long)target, gp->name, (unsigned long long)(waited_ns / 1000000));
+			(unsigned long long)target, gp->name, (unsigned long long)(waited_ns / RCU__NS_PER_MS));
 	else
 		fprintf(stderr, "rcu.h: stall: grace period %llu (" RCU_FLAVOUR_NAME ") has waited %llu ms for:\n",
-			(unsigned long long)target, (unsigned long long)(waited_ns / 1000000));
+			(unsigned long long)target, (unsigned long long)(waited_ns / RCU__NS_PER_MS));
 	for (struct rcu__reader *r = s->readers; r; r = r->next) {
 		char name[32];
 		if (gp->kind == RCU__GP_SRCU) {
@@ -3833,7 +3980,7 @@ RCU__SLOW(report_stall) RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp
 				if (sl->section_file) {
 					fprintf(stderr, "rcu.h: stall:   thread %ld \"%s\", in srcu_read_lock(%s) begun at %s:%d %llu ms ago\n",
 						r->tid, name, gp->name, sl->section_file, sl->section_line,
-						(unsigned long long)((now - sl->section_start_ns) / 1000000));
+						(unsigned long long)((now - sl->section_start_ns) / RCU__NS_PER_MS));
 					continue;
 				}
 #endif
@@ -3846,20 +3993,14 @@ RCU__SLOW(report_stall) RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp
 		if (seq == 0 || seq >= target)
 			continue;
 		rcu__thread_name(r->tid, name, sizeof name);
-#if defined(RCU_DEBUG) && !defined(RCU_FLAVOUR_QSBR)
+#if defined(RCU_DEBUG) && RCU__STALL_SECTION
 		if (r->section_file)
 			fprintf(stderr, "rcu.h: stall:   thread %ld \"%s\", in a section begun at %s:%d %llu ms ago\n",
 				r->tid, name, r->section_file, r->section_line,
-				(unsigned long long)((now - r->section_start_ns) / 1000000));
+				(unsigned long long)((now - r->section_start_ns) / RCU__NS_PER_MS));
 		else
 #endif
-			fprintf(stderr, "rcu.h: stall:   thread %ld \"%s\", %s\n", r->tid, name,
-#if defined(RCU_FLAVOUR_QSBR)
-				"online without a quiescent state since the grace period began"
-#else
-				"in a read-side section begun before the grace period"
-#endif
-			);
+			fprintf(stderr, "rcu.h: stall:   thread %ld \"%s\", " RCU__STALL_HOLDER "\n", r->tid, name);
 	}
 	pthread_mutex_unlock(&s->registry_lock);
 	fflush(stderr);
@@ -4046,7 +4187,10 @@ RCU__SLOW(find_copies) void RCU__SYM(find_copies)(struct rcu__state *s)
 }
 
 #if defined(RCU_DEBUG_DELAY)
-/* Random delays in the racy windows: spin up to a few microseconds, now and then yield. */
+/* Random delays in the racy windows: spin up to a few microseconds (RCU__DELAY_SPINS pauses),
+ * and yield once in RCU__DELAY_YIELD_EVERY. */
+#define RCU__DELAY_SPINS 2048
+#define RCU__DELAY_YIELD_EVERY 64
 RCU__SLOW(debug_delay) void RCU__SYM(debug_delay)(void)
 {
 	static RCU__THREAD_LOCAL uint64_t state;
@@ -4055,8 +4199,8 @@ RCU__SLOW(debug_delay) void RCU__SYM(debug_delay)(void)
 	state ^= state << 13;
 	state ^= state >> 7;
 	state ^= state << 17;
-	unsigned spins = (unsigned)(state % 2048);
-	if ((state >> 32) % 64 == 0)
+	unsigned spins = (unsigned)(state % RCU__DELAY_SPINS);
+	if ((state >> 32) % RCU__DELAY_YIELD_EVERY == 0)
 		sched_yield();
 	for (unsigned i = 0; i < spins; i++)
 		rcu__cpu_relax();
@@ -4098,31 +4242,34 @@ namespace detail {
  * period, so a guard in a thread that is not online (unregistered, or offline) aborts with a
  * sentence, in every build (a load of the thread's slot and a branch per lock).
  */
-#if defined(RCU_FLAVOUR_QSBR)
+#if RCU__QSBR
+/* QSBR's delta (C++ guards): a guard in a thread that is not online aborts. */
 RCU__COLD __attribute__((noreturn)) inline void qsbr_not_online(const char *call, const struct rcu__reader *r) noexcept
 {
 	RCU__SYM(die)(call, r->registered != RCU__REG_THREAD
 		? "the thread is not registered: QSBR readers must call rcu_register_thread() and report quiescent states (rcu_quiescent_state()), which a guard cannot do for them; code written to P2545 that never registers needs RCU_FLAVOUR_MEMB, _MB or _BP"
 		: "the thread is offline: call rcu_thread_online() first, or grace periods will not wait for it");
 }
-#endif
 
 inline void read_lock(const char *call) noexcept
 {
-#if defined(RCU_FLAVOUR_QSBR)
 	struct rcu__reader *r = rcu__self();
-	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) == 0))
+	if (RCU__UNLIKELY(!rcu__online(r)))
 		qsbr_not_online(call, r);
-#elif !defined(RCU_FLAVOUR_BP)
-	struct rcu__reader *r = rcu__self();
-	if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
-		RCU__SYM(adopt)(RCU__STATE, r);
-	(void)call;
-#else
-	(void)call;
-#endif
 	::rcu_read_lock();
 }
+#else
+inline void read_lock(const char *call) noexcept
+{
+	(void)call;
+	if (!RCU__SELF_REGISTER) {
+		struct rcu__reader *r = rcu__self();
+		if (RCU__UNLIKELY(r->registered == RCU__REG_NONE))
+			RCU__SYM(adopt)(RCU__STATE, r);
+	}
+	::rcu_read_lock();
+}
+#endif
 } /* namespace detail */
 
 /**

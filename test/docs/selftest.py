@@ -225,6 +225,22 @@ def knob_undocumented(root):
     return ['RCU_LIBURCU_SRC, which README.md does not name']
 
 
+def flavour_asked_outside_config(root):
+    line = sub_once(root, 'rcu.h', r'^(RCU__INLINE bool rcu__may_help\(struct rcu__reader \*r\)\n\{\n)',
+                    r'\g<1>#if defined(RCU_FLAVOUR_QSBR)\n\t(void)0;\n#endif\n')
+    return ['asks for the flavour RCU_FLAVOUR_QSBR in callbacks, outside >>config']
+
+
+def qsbr_hook_missing_in_else(root):
+    sub_once(root, 'rcu.h', r'^RCU__INLINE void rcu__congestion_end\(struct rcu__gp \*gp\)\n\{\n\t\(void\)gp;\n\}\n', '')
+    return ['rcu__congestion_end is defined for QSBR but not in the block\'s #else']
+
+
+def contents_out_of_order(root):
+    sub_once(root, 'rcu.h', r'^( \*   >>lists .*\n)( \*   >>debug .*\n)', r'\2\1')
+    return ['the contents list names the sections']
+
+
 CASES = [
     ('code_blocks', code_block_does_not_compile), ('code_blocks', code_block_fails_when_run),
     ('code_blocks', code_block_without_language), ('code_blocks', fragment_without_reason),
@@ -236,6 +252,8 @@ CASES = [
     ('links', cited_test_missing), ('links', sh_block_missing_script),
     ('facts', licence_expression), ('facts', licence_readme), ('facts', machine_path),
     ('facts', test_count_wrong), ('facts', test_count_unchecked), ('facts', knob_undocumented),
+    ('layout', flavour_asked_outside_config), ('layout', qsbr_hook_missing_in_else),
+    ('layout', contents_out_of_order),
 ]
 
 
