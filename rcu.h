@@ -174,7 +174,9 @@
 #endif
 #if defined(RCU_FLAVOUR_MEMB)
 #if defined(RCU__FTAG)
+#if !defined(RCU__FLAVOUR_AGAIN)
 #define RCU__FLAVOUR_AGAIN "MEMB"
+#endif
 #else
 #define RCU__FTAG memb
 #define RCU_FLAVOUR_NAME "memb"
@@ -188,7 +190,9 @@
 #endif
 #if defined(RCU_FLAVOUR_MB)
 #if defined(RCU__FTAG)
+#if !defined(RCU__FLAVOUR_AGAIN)
 #define RCU__FLAVOUR_AGAIN "MB"
+#endif
 #else
 #define RCU__FTAG mb
 #define RCU_FLAVOUR_NAME "mb"
@@ -206,7 +210,9 @@
 #endif
 #if defined(RCU_FLAVOUR_BP)
 #if defined(RCU__FTAG)
+#if !defined(RCU__FLAVOUR_AGAIN)
 #define RCU__FLAVOUR_AGAIN "BP"
+#endif
 #else
 #define RCU__FTAG bp
 #define RCU_FLAVOUR_NAME "bp"

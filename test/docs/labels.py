@@ -14,7 +14,7 @@ rcu.h; C89, C90, C95, C99, C11, C17, C18 and C23 are the C standards, not labels
   - Every other occurrence is a mention: `pairs with G1`, `(R3)`, `R2/G2`.
 The table. The one table of docs/ordering.md whose header's first cell is `Label` is the source
 of truth on the doc side: its first column holds one label per row, and its `Where` column names
-the functions (as code spans, `gp_wait_for()` or `rcu__reader_enter()`; rcu.h's per-flavour
+the functions (as code spans, `gp_wait_for()` or `rcu__slot_enter()`; rcu.h's per-flavour
 prefix rcu__<flavour>_v<N>_ may be left out) in which the label is defined.
 
 Checks:

@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: 0BSD
 """docs-layout: rcu.h's contents line and its flavour deltas are true (meson test --suite docs).
 
-    layout.py --src ROOT
+    layout.py --src ROOT [--cc GCC]
 
 rcu.h says, in its opening comment and in >>config, how it is laid out; this holds it to that:
 
 1. Contents. The anchors of the contents list (` *   >>name   what it holds`) are the sections
    of the file (`/* >>name ---...`), each once, in the same order.
-2. One list of flavours. RCU_FLAVOUR_<NAME> is asked for (#if, #elif, #ifdef) only in >>config,
-   whose flavour blocks (`#if defined(RCU_FLAVOUR_<NAME>)`) are those of rcu_flavours/flavours.txt,
-   in its order, each defining every property that the >>config comment lists (`RCU__<PROP>` at
-   the start of a comment line) and nothing else asks a flavour.
+2. One list of flavours. RCU_FLAVOUR_<NAME>, and the flavour's tag, name and code (RCU__FTAG,
+   RCU_FLAVOUR_NAME, RCU__FUPPER, RCU__FCODE), are asked for (#if, #elif, #ifdef, continuation
+   lines included) only in >>config, whose flavour blocks (`#if defined(RCU_FLAVOUR_<NAME>)`) are
+   those of rcu_flavours/flavours.txt, in its order. Each flavour, preprocessed by the compiler
+   (with and without RCU_MB_EXIT_FENCE), defines its tag, name and code, and every property that
+   the >>config comment lists (`RCU__<PROP>` at the start of a comment line) as 0 or 1.
 3. QSBR as a delta. Outside >>config, RCU__QSBR appears only as `#if RCU__QSBR`, at most once per
    section, each followed by a comment that begins "QSBR's delta (". Each such block has an #else
    that defines the same hooks (RCU__INLINE functions, C++ inline functions, macros) as the QSBR
@@ -22,6 +24,7 @@ rcu.h says, in its opening comment and in >>config, how it is laid out; this hol
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,12 +34,35 @@ import doclib  # noqa: E402
 
 SECTION = re.compile(r'^/\* >>([a-z-]+) -+ \*/$')
 CONTENTS = re.compile(r'^ \*   >>([a-z-]+)\s')
-ASKS_FLAVOUR = re.compile(r'^\s*#\s*(if|elif|ifdef|ifndef)\b.*\bRCU_FLAVOUR_([A-Z]+)')
+ASKS_FLAVOUR = re.compile(r'^\s*#\s*(if|elif|ifdef|ifndef)\b.*\b(RCU_FLAVOUR_[A-Z]+|RCU__FTAG|RCU__FUPPER|RCU__FCODE)\b')
 FLAVOUR_BLOCK = re.compile(r'^#if defined\(RCU_FLAVOUR_([A-Z]+)\)$')
 PROPERTY_DOC = re.compile(r'^ \*   (RCU__[A-Z_]+)\s')
 DEFINE = re.compile(r'^\s*#\s*define\s+(RCU__[A-Z0-9_]+)\b')
-HOOK = re.compile(r'^(?:RCU__INLINE|inline|static inline)\b[^(]*?\b([a-z_][a-z0-9_]*)\s*\(')
+HOOK = re.compile(r'^(?:(?:RCU__COLD|static|__attribute__\(\(\w+\)\))\s+)*(?:RCU__INLINE|inline)\b[^(]*?\b([a-z_][a-z0-9_]*)\s*\(')
 SLOW = re.compile(r'^RCU__SLOW\(')
+
+
+def logical(lines):
+    """The lines with each preprocessor continuation (a trailing backslash) joined onto the line
+    it continues; the joined line keeps the index of its first line, continuations become ''."""
+    out = list(lines)
+    i = 0
+    while i < len(out):
+        j = i
+        while out[j].endswith('\\') and j + 1 < len(out):
+            out[i] = out[i][:-1] + ' ' + out[j + 1].strip()
+            out[j + 1] = ''
+            j += 1
+        i = j + 1
+    return out
+
+
+def code_part(ln):
+    """A line without its comments (a line inside a block comment is all comment)."""
+    t = ln.strip()
+    if t.startswith('*') or t.startswith('/*') and '*/' not in t or t.startswith('//'):
+        return ''
+    return re.sub(r'/\*.*?\*/', '', ln).split('//')[0]
 
 
 def sections(lines):
@@ -72,16 +98,16 @@ def check_contents(lines, secs, rep):
     return len(listed)
 
 
-def check_flavours(root, lines, secs, rep):
+def check_flavours(root, lines, secs, rep, cc):
     config = next(((a, b) for n, a, b in secs if n == 'config'), None)
     if not config:
         rep.error('rcu.h:1', 'no >>config section', 'rcu.h needs its >>config section')
         return 0
     a, b = config
-    for i, ln in enumerate(lines):
+    for i, ln in enumerate(logical(lines)):
         if (m := ASKS_FLAVOUR.match(ln)) and not a <= i < b:
             rep.error(f'rcu.h:{i + 1}',
-                      f'asks for the flavour RCU_FLAVOUR_{m.group(2)} in {section_of(secs, i)}, outside >>config',
+                      f'asks for the flavour ({m.group(2)}) in {section_of(secs, i)}, outside >>config',
                       'ask one of the properties that >>config defines for every flavour (RCU__QSBR, ...)')
     props = [m.group(1) for ln in lines[a:b] if (m := PROPERTY_DOC.match(ln))]
     blocks = []
@@ -110,12 +136,32 @@ def check_flavours(root, lines, secs, rep):
     if not props:
         rep.error(f'rcu.h:{a + 1}', '>>config lists no flavour property (" *   RCU__NAME  what it means")',
                   'list the properties that the flavour blocks define')
-    for name, i, defined in blocks:
-        for p in props:
-            if p not in defined:
-                rep.error(f'rcu.h:{i + 1}', f'the {name} block does not define {p}, a property >>config lists',
-                          f'define {p} (0 or 1) in every flavour block')
+    if cc:
+        for name, i, _ in blocks:
+            for extra in ([], ['-DRCU_MB_EXIT_FENCE']):
+                got = macros(cc, root, ['-DRCU_FLAVOUR_' + name] + extra)
+                for p in ['RCU__FTAG', 'RCU_FLAVOUR_NAME', 'RCU__FUPPER', 'RCU__FCODE'] + props:
+                    v = got.get(p)
+                    if v is None or (p in props and v not in ('0', '1')):
+                        rep.error(f'rcu.h:{i + 1}', f'the {name} flavour {" ".join(extra) or "(as it is)"} '
+                                  f'defines {p} as {v if v is not None else "nothing"}',
+                                  f'define {p} in the {name} block' + (' as 0 or 1' if p in props else '')
+                                  + ', in every branch of its #if')
     return len(blocks)
+
+
+def macros(cc, root, flags):
+    """The macros rcu.h defines, preprocessed by cc with flags."""
+    p = subprocess.run([cc, '-std=c11', '-E', '-dM', '-I', root] + flags + ['-x', 'c', '-'],
+                       input='#include "rcu.h"\n', capture_output=True, text=True)
+    if p.returncode != 0:
+        return {}
+    out = {}
+    for ln in p.stdout.split('\n'):
+        parts = ln.split(None, 2)
+        if len(parts) >= 2 and parts[0] == '#define':
+            out[parts[1]] = parts[2].strip() if len(parts) > 2 else ''
+    return out
 
 
 def branch_names(lines):
@@ -143,7 +189,7 @@ def check_qsbr(lines, secs, rep):
     per_section = {}
     n = 0
     for i, ln in enumerate(lines):
-        if 'RCU__QSBR' not in ln or config[0] <= i < config[1]:
+        if not re.search(r'\bRCU__QSBR\b', code_part(ln)) or config[0] <= i < config[1]:
             continue
         where = f'rcu.h:{i + 1}'
         if ln.strip() != '#if RCU__QSBR':
@@ -188,6 +234,7 @@ def check_qsbr(lines, secs, rep):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--src', required=True)
+    ap.add_argument('--cc', default='', help='the compiler that preprocesses each flavour (none: not done)')
     a = ap.parse_args()
     root = os.path.realpath(a.src)
     with open(os.path.join(root, 'rcu.h'), encoding='utf-8') as f:
@@ -195,7 +242,7 @@ def main():
     rep = doclib.Report('docs-layout')
     secs = sections(lines)
     listed = check_contents(lines, secs, rep)
-    flavours = check_flavours(root, lines, secs, rep)
+    flavours = check_flavours(root, lines, secs, rep, a.cc)
     qsbr = check_qsbr(lines, secs, rep)
     return rep.done(f'{listed} contents entries, {len(secs)} sections, {flavours} flavour blocks, '
                     f'{qsbr} QSBR blocks')

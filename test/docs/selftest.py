@@ -275,7 +275,7 @@ def run_case(args, check, fn):
     cmd = [sys.executable, os.path.join(HERE, check + '.py'), '--src', work]
     if check == 'code_blocks':
         cmd += ['--out', os.path.join(work, '.blocks'), '--gcc', args.cc, '--only', 'README.md', '--jobs', '1']
-    elif check in ('api_names', 'labels'):
+    elif check in ('api_names', 'labels', 'layout'):
         cmd += ['--cc', args.cc]
     elif check in ('links', 'facts') and args.build:
         cmd += ['--build', args.build]
