@@ -228,7 +228,7 @@ def knob_undocumented(root):
 def flavour_asked_outside_config(root):
     line = sub_once(root, 'rcu.h', r'^(RCU__INLINE bool rcu__may_help\(struct rcu__reader \*r\)\n\{\n)',
                     r'\g<1>#if defined(RCU_FLAVOUR_QSBR)\n\t(void)0;\n#endif\n')
-    return ['asks for the flavour RCU_FLAVOUR_QSBR in callbacks, outside >>config']
+    return ['asks for the flavour (RCU_FLAVOUR_QSBR) in callbacks, outside >>config']
 
 
 def qsbr_hook_missing_in_else(root):
