@@ -681,6 +681,11 @@ enum rcu__worker_state {
 	RCU__WORKER_NONE = 0, /* no worker thread (never started, or forgotten in a fork child) */
 	RCU__WORKER_STARTED
 };
+enum rcu__worker_sleep {       /* worker_sleeping */
+	RCU__WORKER_AWAKE = 0,
+	RCU__WORKER_ASLEEP = 1,    /* waits for work: an enqueue wakes it (W1, C5) */
+	RCU__WORKER_GATHERING = 2  /* lets callbacks gather after a batch (rcu__worker_gather()) */
+};
 enum rcu__gp_kind {
 	RCU__GP_DEFAULT = 0, /* the default domain: readers are rcu_read_lock() sections */
 	RCU__GP_SRCU         /* an SRCU domain: readers are srcu_read_lock() sections */
@@ -856,7 +861,7 @@ struct rcu__state {
 	char pad_registry[RCU_CACHE_LINE];
 
 	/* The default domain's callback worker. */
-	int32_t worker_sleeping;    /* (atomic) 1: the worker waits for work */
+	int32_t worker_sleeping;    /* (atomic) enum rcu__worker_sleep */
 	int32_t worker_state;       /* (atomic) enum rcu__worker_state */
 	int32_t invoking;           /* (atomic) the worker is between callbacks of a batch */
 	char pad_worker[RCU_CACHE_LINE];
@@ -3097,6 +3102,29 @@ RCU__SLOW(process) int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader 
 	return RCU__STEP_DONE;
 }
 
+/*
+ * After a batch, the worker lets the next one gather for RCU__GATHER_NS before it takes it: one
+ * grace period then serves every callback queued meanwhile, and a thread that queues callbacks
+ * faster than grace periods end does not pay a system call to wake the worker after each batch
+ * (with MB's cheap grace periods the worker found the queue empty every ~20 callbacks and slept).
+ * Meanwhile it is GATHERING, not ASLEEP: call_rcu() does not wake it, but rcu_barrier(), a polled
+ * grace period (start_poll_synchronize_rcu()) and a queue past RCU__GATHER_MAX pending callbacks
+ * do (rcu__wake_worker()'s `urgent`), so that neither waiters nor memory pay for the gathering.
+ */
+#define RCU__GATHER_NS (RCU__NS_PER_MS / 10)
+#define RCU__GATHER_MAX (RCU_CALLBACK_HIGH_WATER / 2)
+RCU__INLINE void rcu__worker_gather(struct rcu__state *s, struct rcu__gp *gp)
+{
+	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
+	if ((int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED)) > RCU__GATHER_MAX ||
+	    rcu__load(&gp->gp_requested, RCU__RELAXED) > rcu__load(&gp->gp_completed, RCU__RELAXED))
+		return;
+	/* A hint only: whoever misses it wakes the worker a little late, or in vain. */
+	rcu__store(&s->worker_sleeping, RCU__WORKER_GATHERING, RCU__SEQ_CST);
+	rcu__word_wait(s, &s->worker_sleeping, RCU__WORKER_GATHERING, RCU__GATHER_NS);
+	rcu__store(&s->worker_sleeping, RCU__WORKER_AWAKE, RCU__RELAXED);
+}
+
 RCU__SLOW(worker_main) void *RCU__SYM(worker_main)(void *arg)
 {
 	struct rcu__state *s = (struct rcu__state *)arg;
@@ -3129,14 +3157,18 @@ RCU__SLOW(worker_main) void *RCU__SYM(worker_main)(void *arg)
 			RCU__SYM(gp_wait_for)(gp, want);
 			continue;
 		}
-		if (step == RCU__STEP_DONE || !rcu__cbq_empty(&gp->cbq))
+		if (step == RCU__STEP_DONE) {
+			rcu__worker_gather(s, gp);
+			continue;
+		}
+		if (!rcu__cbq_empty(&gp->cbq))
 			continue;
 		/* W1: sleeping flag before the emptiness check; pairs with C5 in call_rcu(). */
-		rcu__store(&s->worker_sleeping, 1, RCU__SEQ_CST);
+		rcu__store(&s->worker_sleeping, RCU__WORKER_ASLEEP, RCU__SEQ_CST);
 		if (rcu__cbq_empty(&gp->cbq) &&
 		    rcu__load(&gp->gp_requested, RCU__SEQ_CST) <= rcu__load(&gp->gp_completed, RCU__RELAXED))
-			rcu__word_wait(s, &s->worker_sleeping, 1, -1);
-		rcu__store(&s->worker_sleeping, 0, RCU__RELAXED);
+			rcu__word_wait(s, &s->worker_sleeping, RCU__WORKER_ASLEEP, -1);
+		rcu__store(&s->worker_sleeping, RCU__WORKER_AWAKE, RCU__RELAXED);
 	}
 	return NULL;
 }
@@ -3305,8 +3337,12 @@ RCU__SLOW(start_worker) bool RCU__SYM(start_worker)(struct rcu__gp *gp)
 	return RCU__SYM(start_thread)(s, &s->worker_state, RCU__SYM(worker_main));
 }
 
-/* The domain has work: make its worker look (start it if needed). False: no worker could start. */
-RCU__INLINE bool rcu__wake_worker(struct rcu__gp *gp)
+/*
+ * The domain has work: make its worker look (start it if needed). False: no worker could start.
+ * `urgent`: also end the default domain's gathering (a barrier or a polled grace period waits,
+ * or the queue is half way to the high water); a plain call_rcu() leaves it to end on time.
+ */
+RCU__INLINE bool rcu__wake_worker(struct rcu__gp *gp, bool urgent)
 {
 	struct rcu__state *s = gp->owner;
 	if (gp->kind == RCU__GP_SRCU) {
@@ -3321,7 +3357,9 @@ RCU__INLINE bool rcu__wake_worker(struct rcu__gp *gp)
 	    !RCU__SYM(start_worker)(gp))
 		return false;
 	/* C5: after the enqueue's seq_cst swap; pairs with W1. */
-	if (rcu__load(&s->worker_sleeping, RCU__SEQ_CST) && rcu__xchg(&s->worker_sleeping, 0, RCU__RELAXED))
+	int32_t sleep = rcu__load(&s->worker_sleeping, RCU__SEQ_CST);
+	if ((sleep == RCU__WORKER_ASLEEP || (urgent && sleep == RCU__WORKER_GATHERING)) &&
+	    rcu__xchg(&s->worker_sleeping, RCU__WORKER_AWAKE, RCU__RELAXED) != RCU__WORKER_AWAKE)
 		rcu__word_wake(s, &s->worker_sleeping);
 	return true;
 }
@@ -3411,7 +3449,7 @@ RCU__INLINE int64_t rcu__enqueue(struct rcu__gp *gp, struct rcu__reader *self, s
 /* After an enqueue: wake the worker, or help when there is none or callbacks pile up. */
 RCU__INLINE void rcu__after_enqueue(struct rcu__gp *gp, struct rcu__reader *self, int64_t pending)
 {
-	if (!rcu__wake_worker(gp)) {
+	if (!rcu__wake_worker(gp, pending > RCU__GATHER_MAX)) {
 		if (rcu__may_help(self))
 			RCU__SYM(help)(gp, self);
 		return;
@@ -3452,7 +3490,7 @@ RCU__SLOW(barrier) void RCU__SYM(barrier)(struct rcu__gp *gp)
 	memset(&b, 0, sizeof b);
 	bool was_online = rcu__qsbr_leave(s, r);
 	rcu__enqueue(gp, r, &b.head, RCU__CAST(void (*)(struct rcu_head *), (uintptr_t)RCU__BARRIER_TAG));
-	bool worker = rcu__wake_worker(gp);
+	bool worker = rcu__wake_worker(gp, true);
 	while (!rcu__load(&b.done, RCU__ACQUIRE)) {
 		if (!worker || rcu__load(&s->exiting, RCU__RELAXED))
 			RCU__SYM(help)(gp, r);
@@ -3470,7 +3508,7 @@ RCU__SLOW(start_poll) uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp)
 	uint64_t want = rcu__load(&gp->gp_requested, RCU__RELAXED);
 	while (want < cookie && !rcu__cas_weak(&gp->gp_requested, &want, cookie, RCU__SEQ_CST, RCU__RELAXED))
 		;
-	if (!rcu__wake_worker(gp) && rcu__may_help(rcu__self()))
+	if (!rcu__wake_worker(gp, true) && rcu__may_help(rcu__self()))
 		RCU__SYM(cond_synchronize)(gp, cookie); /* no worker: run it here, where we may block */
 	return cookie;
 }
@@ -3650,7 +3688,7 @@ RCU__SLOW(child_fork) void RCU__SYM(child_fork)(void)
 	rcu__store(&self->next, (struct rcu__reader *)NULL, RCU__RELAXED);
 	self->prev = NULL;
 	rcu__store(&s->worker_state, RCU__WORKER_NONE, RCU__RELAXED);
-	rcu__store(&s->worker_sleeping, 0, RCU__RELAXED);
+	rcu__store(&s->worker_sleeping, RCU__WORKER_AWAKE, RCU__RELAXED);
 	rcu__store(&s->invoking, 0, RCU__RELAXED);
 	rcu__store(&s->srcu_worker_state, RCU__WORKER_NONE, RCU__RELAXED);
 	rcu__store(&s->srcu_sleeping, 0, RCU__RELAXED);
