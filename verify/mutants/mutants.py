@@ -167,8 +167,8 @@ MUTANTS = [
     # ---- wake-ups ----------------------------------------------------------------------------
     dict(name="call-rcu-does-not-wake-worker", area="wake-ups",
          bug="call_rcu() clears the worker's sleeping flag but does not wake it",
-         old="\tif (rcu__load(&s->worker_sleeping, RCU__SEQ_CST) && rcu__xchg(&s->worker_sleeping, 0, RCU__RELAXED))\n\t\trcu__word_wake(s, &s->worker_sleeping);\n",
-         new="\tif (rcu__load(&s->worker_sleeping, RCU__SEQ_CST))\n\t\trcu__xchg(&s->worker_sleeping, 0, RCU__RELAXED);\n",
+         old="\t    rcu__xchg(&s->worker_sleeping, RCU__WORKER_AWAKE, RCU__RELAXED) != RCU__WORKER_AWAKE)\n\t\trcu__word_wake(s, &s->worker_sleeping);\n",
+         new="\t    rcu__xchg(&s->worker_sleeping, RCU__WORKER_AWAKE, RCU__RELAXED) != RCU__WORKER_AWAKE)\n\t\t(void)0;\n",
          targets=T("call_rcu", "memb")),
     dict(name="read-unlock-does-not-wake", area="wake-ups",
          bug="a reader leaving its section does not wake an updater armed and asleep on it",
