@@ -2977,6 +2977,13 @@ RCU__INLINE bool rcu__cbq_empty(struct rcu__cbq *q)
 	return rcu__load(&q->tail, RCU__SEQ_CST) == &q->stub;
 }
 
+/* Callbacks queued and not yet invoked (a sample: `invoked` read after `queued`). */
+RCU__INLINE int64_t rcu__cbq_pending(struct rcu__cbq *q)
+{
+	uint64_t queued = rcu__load(&q->queued, RCU__RELAXED);
+	return (int64_t)(queued - rcu__load(&q->invoked, RCU__RELAXED));
+}
+
 /*
  * Where callbacks differ by flavour: congestion. Above RCU_CALLBACK_HIGH_WATER pending callbacks,
  * call_rcu() callers outside a section help invoke them (rcu__after_enqueue()).
@@ -2991,8 +2998,7 @@ RCU__INLINE bool rcu__cbq_empty(struct rcu__cbq *q)
  */
 RCU__SLOW(over_high_water) bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
 {
-	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
-	return (int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED)) > RCU_CALLBACK_HIGH_WATER;
+	return rcu__cbq_pending(&gp->cbq) > RCU_CALLBACK_HIGH_WATER;
 }
 
 RCU__INLINE void rcu__congestion_ask(struct rcu__gp *gp)
@@ -3115,8 +3121,7 @@ RCU__SLOW(process) int RCU__SYM(process)(struct rcu__gp *gp, struct rcu__reader 
 #define RCU__GATHER_MAX (RCU_CALLBACK_HIGH_WATER / 2)
 RCU__INLINE void rcu__worker_gather(struct rcu__state *s, struct rcu__gp *gp)
 {
-	uint64_t queued = rcu__load(&gp->cbq.queued, RCU__RELAXED);
-	if ((int64_t)(queued - rcu__load(&gp->cbq.invoked, RCU__RELAXED)) > RCU__GATHER_MAX ||
+	if (rcu__cbq_pending(&gp->cbq) > RCU__GATHER_MAX ||
 	    rcu__load(&gp->gp_requested, RCU__RELAXED) > rcu__load(&gp->gp_completed, RCU__RELAXED))
 		return;
 	/* A hint only: whoever misses it wakes the worker a little late, or in vain. */
