@@ -165,10 +165,8 @@ run_stress() { # run_stress <build dir>
 	[ "$failed" = 0 ]
 }
 
-# The sanitizer builds: -O1 -g. Building is most of a sanitizer run, and an instrumented unit
-# compiles in about half the time at -O1 as at -O2 (test/srcu.c under ASan+UBSan: 5.0 s of CPU
-# against 9.3); both sanitizers' documentation recommends -O1 or more, and -g keeps the reports'
-# file and line, which is what a failure in CI shows.
+# The sanitizer builds: -O1 -g, half the compile time of -O2 (docs/testing.md, "Sanitizers").
+# A build directory set up before keeps its options.
 sanitizer_build=(-Dbuildtype=debugoptimized -Doptimization=1)
 
 mode=${1:-default}
