@@ -18,6 +18,7 @@ runs=${LFHT_RUNS:-5}
 secs=${LFHT_SECONDS:-1}
 threads=${LFHT_THREADS:-2}
 workloads="lookup readmostly update update-auto grow"
+limit=$(awk -v s="$secs" 'BEGIN { printf "%d", 30 + 10 * s }') # seconds before a run counts as hung
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
@@ -39,7 +40,10 @@ for f in $flavours; do
 	for r in $(seq "$runs"); do
 		for w in $workloads; do
 			for i in $list; do
-				"$b/lfht-bench-$i-$f" "$w" "$secs" "$threads" >>"$tmp/$f-$i-$w" 2>&1
+				# A run that does not end is killed and counted (liburcu's lazy resize can lose its
+				# flag and stop growing for good: docs/lfht.md, "Differences from liburcu").
+				timeout "$limit" "$b/lfht-bench-$i-$f" "$w" "$secs" "$threads" >>"$tmp/$f-$i-$w" 2>&1 ||
+					echo "$w killed" >>"$tmp/$f-$i-$w"
 			done
 		done
 	done
@@ -63,7 +67,12 @@ for f in $flavours; do
 			declare -A med=()
 			for i in $list; do
 				med[$i]=$(grep -h "^$w " "$tmp/$f-$i-$w" | while read -r line; do echo "$line" | field "${fig//\//\\/}"; done | median)
-				row="$row $(fmt "${med[$i]}") |"
+				killed=$(grep -c "^$w killed" "$tmp/$f-$i-$w")
+				if [ "$killed" = 0 ]; then
+					row="$row $(fmt "${med[$i]}") |"
+				else
+					row="$row $(fmt "${med[$i]}") ($killed of $runs runs hung, killed after $limit s) |"
+				fi
 			done
 			for i in $list; do [ "$i" != ours ] && row="$row $(ratio "${med[ours]}" "${med[$i]}") |"; done
 			echo "$row"
