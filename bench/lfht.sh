@@ -6,6 +6,8 @@
 #   bench/lfht.sh BUILD_DIR                 qsbr and memb, 5 runs of 1 s per figure
 #   LFHT_FLAVOURS="qsbr memb mb bp" LFHT_RUNS=7 LFHT_SECONDS=2 LFHT_THREADS=2 bench/lfht.sh build
 #   LFHT_CALLGRIND=0 bench/lfht.sh build    without the instruction counts
+#   LFHT_URCU_TESTS=build-liburcu-tests bench/lfht.sh build   also liburcu's test_urcu_hash with
+#       runhash.sh's arguments, against rcu.h and liburcu (after scripts/liburcu-tests.sh)
 #
 # Prints Markdown tables. Timings on a machine shared with other work are noisy: the callgrind
 # counts are the repeatable figures. The liburcu columns appear when the build has them
@@ -100,6 +102,45 @@ if [ "${LFHT_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
 		done
 	done
 	echo
+fi
+
+# liburcu's own benchmark program, test_urcu_hash, with the arguments of liburcu's
+# tests/benchmark/runhash.sh (read from the extracted tarball, each run for $secs s, 2 CPUs counted
+# as liburcu counts them: at least 4), built by scripts/liburcu-tests.sh against rcu.h (its
+# compat/liburcu folder, QSBR as liburcu builds it) and against liburcu 0.15.
+#   LFHT_URCU_TESTS=build-liburcu-tests bench/lfht.sh build   (after scripts/liburcu-tests.sh)
+if [ -n "${LFHT_URCU_TESTS:-}" ]; then
+	th_ours=$LFHT_URCU_TESTS/rcuh/tests/benchmark/test_urcu_hash
+	th_peer=$LFHT_URCU_TESTS/liburcu/tests/benchmark/test_urcu_hash
+	script=$LFHT_URCU_TESTS/src/tests/benchmark/runhash.sh
+	if [ -x "$th_ours" ] && [ -x "$th_peer" ] && [ -f "$script" ]; then
+		echo "### test_urcu_hash (liburcu's program, runhash.sh's arguments; operations/s, medians of $runs interleaved runs of $secs s)"
+		echo
+		echo "| arguments (readers writers seconds options) | rcu.h | liburcu 0.15 | rcu.h / liburcu |"
+		echo "| --- | ---: | ---: | ---: |"
+		# shellcheck disable=SC2034 # read by the eval below
+		THREAD_MUL=1 DURATION=$secs EXTRA_PARAMS=
+		n=0
+		awk '/\\$/ { sub(/\\$/, ""); line = line $0; next } { print line $0; line = "" }' "$script" |
+			sed -n 's/^okx "${TESTPROG}" //p' >"$tmp/runhash"
+		while read -r line; do
+			n=$((n + 1))
+			eval "set -- $line"
+			for r in $(seq "$runs"); do
+				for i in ours peer; do
+					exe=$th_ours
+					[ $i = peer ] && exe=$th_peer
+					timeout "$limit" "$exe" "$@" 2>&1 | grep '^SUMMARY' |
+						awk '{ for (k = 1; k < NF; k++) { if ($k == "testdur") d = $(k + 1); if ($k == "nr_ops") o = $(k + 1) } print o / d }' \
+						>>"$tmp/th-$n-$i" || echo "killed" >>"$tmp/th-$n-$i"
+				done
+			done
+			a=$(grep -v killed "$tmp/th-$n-ours" | median)
+			b=$(grep -v killed "$tmp/th-$n-peer" | median)
+			echo "| \`$*\` | $(fmt "$a") | $(fmt "$b") | $(ratio "$a" "$b") |"
+		done <"$tmp/runhash"
+		echo
+	fi
 fi
 
 echo "### Memory"
