@@ -127,16 +127,16 @@ if [ -n "${LFHT_URCU_TESTS:-}" ]; then
 			n=$((n + 1))
 			eval "set -- $line"
 			for r in $(seq "$runs"); do
+				# operations/s from its SUMMARY line; a run killed by the timeout has none
 				for i in ours peer; do
-					exe=$th_ours
-					[ $i = peer ] && exe=$th_peer
+					[ $i = ours ] && exe=$th_ours || exe=$th_peer
 					timeout "$limit" "$exe" "$@" 2>&1 | grep '^SUMMARY' |
 						awk '{ for (k = 1; k < NF; k++) { if ($k == "testdur") d = $(k + 1); if ($k == "nr_ops") o = $(k + 1) } print o / d }' \
-						>>"$tmp/th-$n-$i" || echo "killed" >>"$tmp/th-$n-$i"
+						>>"$tmp/th-$n-$i"
 				done
 			done
-			a=$(grep -v killed "$tmp/th-$n-ours" | median)
-			b=$(grep -v killed "$tmp/th-$n-peer" | median)
+			a=$(median <"$tmp/th-$n-ours")
+			b=$(median <"$tmp/th-$n-peer")
 			echo "| \`$*\` | $(fmt "$a") | $(fmt "$b") | $(ratio "$a" "$b") |"
 		done <"$tmp/runhash"
 		echo
