@@ -146,6 +146,14 @@ struct rcu_lfht_iter {
 #define RCU__LFHT_COMMIT 1024ul
 /* Bucket nodes linked or unlinked per read-side section while resizing. */
 #define RCU__LFHT_BATCH 1024ul
+/*
+ * Bucket nodes an updater links when it helps a growth (RCU__LFHT_SYM(help)): its bound on the
+ * work one add does for the table. A model checker's build (verify/genmc) sets it lower, to split
+ * a level of two bucket nodes between two updaters.
+ */
+#ifndef RCU__LFHT_HELP_BATCH
+#define RCU__LFHT_HELP_BATCH RCU__LFHT_BATCH
+#endif
 
 /* A split counter slot, on a cache line of its own. */
 struct rcu__lfht_slot {
@@ -183,8 +191,10 @@ struct rcu_lfht {
 	struct rcu__lfht_slot *slots;     /* split counters (NULL without accounting) */
 	char pad_updaters[RCU_CACHE_LINE];
 
-	/* The resizer: under resize_lock, or at creation and destruction. */
+	/* The resizer: under resize_lock (H10), or at creation and destruction. */
 	pthread_mutex_t resize_lock;
+	unsigned long grow_next;          /* the level being built, [size, 2 size): its bucket nodes
+					   * [size, grow_next) are linked; 0: none is (see >>resize) */
 	uint64_t pending_free;            /* levels unlinked by a shrink whose arrays await a grace period */
 	void *level_mem[RCU__LFHT_BITS + 1]; /* each level's own array (NULL: none, or the first array) */
 	void *first_mem;                  /* the first array */
@@ -199,7 +209,7 @@ struct rcu_lfht {
 #define RCU__LFHT_BUCKET ((uintptr_t)2)  /* a bucket node */
 #define RCU__LFHT_FLAGS ((uintptr_t)7)
 
-#define RCU__LFHT_SYM(n) RCU__SYM(lfht1_##n)
+#define RCU__LFHT_SYM(n) RCU__SYM(lfht2_##n) /* 2: grow_next (the layout of struct rcu_lfht) */
 #define rcu__lfht_fetch_or(p, v, mo) __atomic_fetch_or((p), (v), mo)
 #define rcu__lfht_fetch_and(p, v, mo) __atomic_fetch_and((p), (v), mo)
 
@@ -327,6 +337,8 @@ int RCU__LFHT_SYM(replace)(struct rcu_lfht *ht, unsigned long size, struct rcu_l
 int RCU__LFHT_SYM(del)(struct rcu_lfht *ht, unsigned long size, struct rcu_lfht_node *node);
 void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal);
 void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want);
+void RCU__LFHT_SYM(kick)(struct rcu_lfht *ht);
+void RCU__LFHT_SYM(help)(struct rcu_lfht *ht);
 void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht);
 void RCU__LFHT_SYM(resize_cb)(struct rcu_head *head);
 void RCU__LFHT_SYM(free)(struct rcu_lfht *ht);
@@ -825,7 +837,11 @@ static inline void rcu__lfht_exit(bool went_online)
 /*
  * The resize lock. Its holder waits for grace periods, so a QSBR thread that must wait for it
  * goes offline meanwhile (an online waiter would hold up the holder's grace period forever).
- * Never taken inside a read-side section.
+ * Never waited for inside a read-side section: there, updaters only try it (help()).
+ * H10: the lock (acquire) and the unlock (release) carry a level that is partly built (its
+ * array, base address, linked bucket nodes and grow_next) from one holder to the next, which
+ * resumes it and whose H3 publishes it; pairs with itself. Holders: the resize callback,
+ * rcu_lfht_resize(), destroy (outside a section), and updaters helping a growth.
  */
 static inline void rcu__lfht_lock(struct rcu_lfht *ht)
 {
@@ -848,21 +864,32 @@ static inline void rcu__lfht_unlock(struct rcu_lfht *ht)
 	pthread_mutex_unlock(&ht->resize_lock);
 }
 
+/* Who else may walk the table while a resizer links bucket nodes, and which section covers it. */
+enum rcu__lfht_walkers {
+	RCU__LFHT_ALONE = 0,    /* nobody: rcu_lfht_new() */
+	RCU__LFHT_OWN_SECTIONS, /* others: the resizer enters a section per batch (callback, rcu_lfht_resize()) */
+	RCU__LFHT_IN_SECTION    /* others: the resizer is an updater inside its own section (help()): it
+				 * must neither leave it nor, in QSBR, report a quiescent state */
+};
+
 /*
- * Link the bucket nodes of [from, to) (each behind its parent, bucket i - from, which exists):
- * `shared` when other threads may walk the table (then inside read-side sections).
+ * Link the bucket nodes [grow_next, to) of the level being built, [size, 2 size), each behind its
+ * parent (bucket i - size, which exists), and advance grow_next as batches complete. Under
+ * resize_lock.
  */
-static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long from, unsigned long to, bool shared)
+static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long size, unsigned long to,
+					  enum rcu__lfht_walkers walkers)
 {
-	for (unsigned long i = from; i < to;) {
-		bool online = shared ? rcu__lfht_enter() : false;
+	while (ht->grow_next < to) {
+		unsigned long i = ht->grow_next;
 		unsigned long end = to - i > RCU__LFHT_BATCH ? i + RCU__LFHT_BATCH : to;
+		bool online = walkers == RCU__LFHT_OWN_SECTIONS ? rcu__lfht_enter() : false;
 		for (; i < end; i++) {
 			struct rcu_lfht_node *b = rcu__lfht_bucket(ht, i);
 			b->reverse_hash = rcu__lfht_reverse(i);
 			struct rcu__lfht_pos pos;
 			for (;;) {
-				RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, i - from), b->reverse_hash, RCU__LFHT_BUCKET_PLACE, &pos);
+				RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, i - size), b->reverse_hash, RCU__LFHT_BUCKET_PLACE, &pos);
 				rcu__store(&b->next, rcu__lfht_link(rcu__lfht_ptr(pos.link), RCU__LFHT_BUCKET), RCU__RELAXED);
 				struct rcu_lfht_node *expected = pos.link;
 				/* H1, for a bucket node: release, as above; pairs with H2. */
@@ -871,7 +898,8 @@ static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long fro
 					break;
 			}
 		}
-		if (shared)
+		ht->grow_next = end; /* under resize_lock: the next holder resumes here (H10) */
+		if (walkers == RCU__LFHT_OWN_SECTIONS)
 			rcu__lfht_exit(online);
 	}
 }
@@ -909,24 +937,45 @@ static inline void rcu__lfht_free_pending(struct rcu_lfht *ht)
 	}
 }
 
-/* Double the buckets from `size`; false if the level's array cannot be allocated. */
-static inline bool rcu__lfht_grow(struct rcu_lfht *ht, unsigned long size, bool shared)
+/* What a step of growth did. */
+enum rcu__lfht_grown {
+	RCU__LFHT_GROWN = 0,  /* the level is complete and the doubled count published */
+	RCU__LFHT_GROWING,    /* bucket nodes were linked; the level is not complete */
+	RCU__LFHT_NO_MEMORY   /* the level's array could not be allocated: nothing changed */
+};
+
+/*
+ * Build the level above `size` (the count published now) for at most `budget` bucket nodes,
+ * from where the last holder of resize_lock stopped (grow_next; none: allocate the level's
+ * array first); when the level is complete, publish the doubled count (H3). Under resize_lock.
+ */
+static inline enum rcu__lfht_grown rcu__lfht_grow(struct rcu_lfht *ht, unsigned long size, unsigned long budget,
+						  enum rcu__lfht_walkers walkers)
 {
-	unsigned l = rcu__lfht_level(size); /* the level of [size, 2 size) */
-	if (2 * size > ht->first_buckets) {
-		void *mem = malloc(size * sizeof(struct rcu_lfht_node));
-		if (!mem)
-			return false;
-		ht->level_mem[l] = mem;
-		rcu__store(&ht->level_base[l], (uintptr_t)mem - size * sizeof(struct rcu_lfht_node), RCU__RELAXED);
+	if (!ht->grow_next) {
+		unsigned l = rcu__lfht_level(size); /* the level of [size, 2 size) */
+		if (2 * size > ht->first_buckets) {
+			void *mem = malloc(size * sizeof(struct rcu_lfht_node));
+			if (!mem)
+				return RCU__LFHT_NO_MEMORY;
+			ht->level_mem[l] = mem;
+			/* Relaxed: walkers use it after H4 (H3 publishes it), resizers under the lock (H10). */
+			rcu__store(&ht->level_base[l], (uintptr_t)mem - size * sizeof(struct rcu_lfht_node), RCU__RELAXED);
+		}
+		ht->grow_next = size;
 	}
-	rcu__lfht_link_buckets(ht, size, 2 * size, shared);
+	unsigned long to = 2 * size - ht->grow_next > budget ? ht->grow_next + budget : 2 * size;
+	rcu__lfht_link_buckets(ht, size, to, walkers);
+	if (ht->grow_next < 2 * size)
+		return RCU__LFHT_GROWING;
+	ht->grow_next = 0;
 	/*
 	 * H3: publish the doubled count: release, so that a thread that reads it (H4, acquire) sees
-	 * the level's base address and its linked, initialised bucket nodes; pairs with H4.
+	 * the level's base address and its linked, initialised bucket nodes, those linked by earlier
+	 * holders of resize_lock included (their unlock, H10, happens before our lock); pairs with H4.
 	 */
 	rcu__store(&ht->size, 2 * size, RCU__RELEASE);
-	return true;
+	return RCU__LFHT_GROWN;
 }
 
 /* Halve the buckets from `size`. */
@@ -950,12 +999,17 @@ RCU__WEAK void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht)
 			break;
 		unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only we write it */
 		unsigned long target = rcu__load(&ht->resize_target, RCU__RELAXED);
-		if (target > size) {
+		/*
+		 * A level that an updater began (grow_next) is finished first, whatever the target:
+		 * a shrink from `size` would leave its linked bucket nodes behind. None is begun while
+		 * pending_free is set (help() checks), so a level never waits for a grace period.
+		 */
+		if (ht->grow_next || target > size) {
 			if (ht->pending_free) {
 				synchronize_rcu(); /* readers may stand on unlinked bucket nodes */
 				rcu__lfht_free_pending(ht);
 			}
-			if (!rcu__lfht_grow(ht, size, true)) {
+			if (rcu__lfht_grow(ht, size, ~0ul, RCU__LFHT_OWN_SECTIONS) == RCU__LFHT_NO_MEMORY) {
 				/* No memory: stay at this size; a later request may try again. */
 				rcu__store(&ht->resize_target, size, RCU__RELAXED);
 				break;
@@ -1006,12 +1060,21 @@ RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, u
 	if (want > ht->max_buckets)
 		want = ht->max_buckets;
 	unsigned long t = rcu__load(&ht->resize_target, RCU__RELAXED);
-	for (;;) {
-		if (want > size ? t >= want : (t > size || t <= want))
-			return; /* already asked for (or a growth is pending: it wins over a shrink) */
-		if (rcu__cas(&ht->resize_target, &t, want, RCU__RELAXED, RCU__RELAXED))
+	bool raised = false;
+	while (!(want > size ? t >= want : (t > size || t <= want))) /* not asked for yet (a growth wins over a shrink) */
+		if (rcu__cas(&ht->resize_target, &t, want, RCU__RELAXED, RCU__RELAXED)) {
+			raised = true;
 			break;
-	}
+		}
+	if (raised)
+		RCU__LFHT_SYM(kick)(ht);
+	if (want > size)
+		RCU__LFHT_SYM(help)(ht);
+}
+
+/* Hand the target to the resize callback: queue it unless it is queued (H9). */
+RCU__WEAK void RCU__LFHT_SYM(kick)(struct rcu_lfht *ht)
+{
 	/*
 	 * H9: kick: release, so that the callback that takes this request (its fetch_and, acquire)
 	 * sees the target; acquire, so that the last callback's end (its CAS to 0, release), and with
@@ -1021,6 +1084,26 @@ RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, u
 	int32_t old = rcu__lfht_fetch_or(&ht->resize_state, RCU__LFHT_QUEUED | RCU__LFHT_AGAIN, RCU__ACQ_REL);
 	if (!(old & (RCU__LFHT_QUEUED | RCU__LFHT_DESTROY)))
 		(call_rcu)(&ht->resize_head, RCU__LFHT_SYM(resize_cb));
+}
+
+/*
+ * An updater helps a growth (see >>doc, "Where resizing runs"), inside its read-side section: if
+ * resize_lock is free, it links up to RCU__LFHT_HELP_BATCH bucket nodes of the level being built
+ * (publishing the doubled count if that completes it), unless the level needs a grace period
+ * first (pending_free) or destroy began. Never blocks: a trylock, no grace period, no section
+ * left (QSBR: no quiescent state), no call_rcu(); it may allocate the level's array.
+ */
+RCU__WEAK void RCU__LFHT_SYM(help)(struct rcu_lfht *ht)
+{
+	/* H10: acquire: what the lock's last holder built (grow_next, the level); see resize_lock. */
+	if (pthread_mutex_trylock(&ht->resize_lock) != 0)
+		return; /* a resizer holds it, and does the work */
+	unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only the lock's holders write it */
+	if (!(rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_DESTROY) && !ht->pending_free &&
+	    (ht->grow_next || rcu__load(&ht->resize_target, RCU__RELAXED) > size) &&
+	    rcu__lfht_grow(ht, size, RCU__LFHT_HELP_BATCH, RCU__LFHT_IN_SECTION) == RCU__LFHT_NO_MEMORY)
+		rcu__store(&ht->resize_target, size, RCU__RELAXED); /* as resize_locked(): a later request tries again */
+	rcu__lfht_unlock(ht); /* H10: release: what we built, for the next holder */
 }
 
 /* A slot reached RCU__LFHT_COMMIT: move that many into the global count; check the policy. */
@@ -1137,8 +1220,9 @@ RCU__WEAK struct rcu_lfht *RCU__LFHT_SYM(new)(unsigned long init_size, unsigned 
 	b0->reverse_hash = 0;
 	rcu__store(&b0->next, rcu__lfht_link(NULL, RCU__LFHT_BUCKET), RCU__RELAXED);
 	ht->size = 1;
+	ht->grow_next = 0;
 	while (ht->size < init_size)
-		if (!rcu__lfht_grow(ht, ht->size, false)) {
+		if (rcu__lfht_grow(ht, ht->size, ~0ul, RCU__LFHT_ALONE) != RCU__LFHT_GROWN) {
 			RCU__LFHT_SYM(free)(ht);
 			return NULL;
 		}

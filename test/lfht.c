@@ -16,7 +16,9 @@
  *   Reclaimed nodes are poisoned one grace period before they are freed: no reader may meet one.
  * - add_unique races: threads add the same key at the same moment: exactly one wins and the
  *   others get the winner's node; add_replace races: every node but the last is returned once.
- * - auto_resize: automatic growth and shrinking with readers running.
+ * - auto_resize: automatic growth and shrinking with readers running; growth while a reader holds
+ *   one section (no grace period ends: updaters build the levels themselves), and a level half
+ *   built by an updater, resumed and finished before a shrink.
  * - destroy: a table with nodes is refused; a destroy that finds the resize callback queued
  *   hands the table to it (the ASan build checks that it is freed once).
  */
@@ -927,6 +929,138 @@ Test(lfht, auto_resize_grows_and_shrinks_under_readers, .timeout = 120)
 	rcu_barrier();
 	free(objs);
 	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
+/*
+ * >>growth without a grace period: a reader holds one section (QSBR: stays online without a
+ * quiescent state) for the whole test, so no grace period ends and the resize callback that the
+ * adds queue cannot run. The table must grow anyway: the adds that ask for growth link bucket
+ * nodes themselves (help(), under a trylock, in batches). Before they did, the table stayed at
+ * 1 bucket until the reader left, and each add walked every node added before it.
+ */
+#define G_NODES 4096ul
+
+static void growth_under_a_held_section(int flags)
+{
+	bad_hash = false;
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(1, 1, 0, RCU_LFHT_AUTO_RESIZE | flags);
+	cr_assert(ht);
+	pthread_t holder;
+	test_block_begin();
+	cr_assert(test_holder_start(&holder));
+	test_block_end();
+	struct obj **objs = calloc(G_NODES, sizeof *objs);
+	cr_assert(objs);
+	for (unsigned long k = 0; k < G_NODES; k++) {
+		rcu_read_lock();
+		objs[k] = obj_new(k);
+		rcu_lfht_add(ht, key_hash(k), &objs[k]->node);
+		rcu_read_unlock();
+		quiescent();
+	}
+	/* Still inside the holder's section: no grace period has ended since it began. */
+	unsigned long buckets = rcu_lfht_buckets(ht);
+	bool queued = (rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_QUEUED) != 0;
+	rcu_read_lock();
+	unsigned long linked = check_split_order(ht);
+	unsigned long missed = 0;
+	for (unsigned long k = 0; k < G_NODES; k++) {
+		struct rcu_lfht_iter it;
+		rcu_lfht_lookup(ht, key_hash(k), match_key, &k, &it);
+		missed += it.node != &objs[k]->node;
+	}
+	rcu_read_unlock();
+	cr_log_info("lfht growth under a held section (%s, flags %d): %lu nodes, %lu buckets, %lu bucket nodes linked, callback %s",
+		    TEST_FLAVOUR, flags, G_NODES, buckets, linked, queued ? "still queued" : "not queued");
+	cr_assert(queued, "the resize callback ran: a grace period ended while the reader held its section");
+	cr_assert_geq(buckets, G_NODES / 8, "%lu adds while a reader held its section: the table has %lu buckets",
+		      G_NODES, buckets);
+	cr_assert_geq(linked, buckets, "%lu buckets published, %lu bucket nodes linked", buckets, linked);
+	cr_assert_eq(missed, 0, "%lu keys not found", missed);
+	test_block_begin();
+	test_holder_stop(holder);
+	test_block_end();
+	assert_no_thread_failures();
+	rcu_read_lock();
+	for (unsigned long k = 0; k < G_NODES; k++) {
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	free(objs);
+	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
+Test(lfht, auto_resize_grows_while_a_reader_holds_its_section, .timeout = 120)
+{
+	growth_under_a_held_section(0);
+	growth_under_a_held_section(RCU_LFHT_ACCOUNTING);
+}
+
+/*
+ * A level half built by an updater (white-box: help() once, with a target twice the size, links
+ * RCU__LFHT_HELP_BATCH of its bucket nodes) is resumed where it stopped by whoever takes the lock
+ * next, and finished before a shrink. A resizer that began the level again would link its
+ * bucket nodes twice (the split order breaks, or the count of bucket nodes is wrong); a shrink
+ * that ignored it would leave them linked below a smaller count.
+ */
+static void half_built_level(unsigned long resize_to)
+{
+	const unsigned long b = RCU__LFHT_HELP_BATCH;
+	bad_hash = false;
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(2 * b, 1, 0, 0);
+	cr_assert(ht);
+	struct obj *objs[256];
+	rcu_read_lock();
+	for (unsigned long k = 0; k < 256; k++) {
+		objs[k] = obj_new(k);
+		rcu_lfht_add(ht, key_hash(k), &objs[k]->node);
+	}
+	rcu__store(&ht->resize_target, 4 * b, RCU__RELAXED);
+	RCU__LFHT_SYM(help)(ht);
+	cr_assert_eq(rcu_lfht_buckets(ht), 2 * b, "help() published a level it had not finished");
+	cr_assert_eq(ht->grow_next, 3 * b, "help() linked up to bucket %lu, not %lu", ht->grow_next, 3 * b);
+	cr_assert_eq(check_split_order(ht), 3 * b);
+	rcu_read_unlock();
+	rcu_lfht_resize(ht, resize_to);
+	cr_assert_eq(rcu_lfht_buckets(ht), resize_to);
+	cr_assert_eq(ht->grow_next, 0);
+	rcu_read_lock();
+	cr_assert_eq(check_split_order(ht), resize_to, "%lu buckets", resize_to);
+	for (unsigned long k = 0; k < 256; k++) {
+		struct rcu_lfht_iter it;
+		rcu_lfht_lookup(ht, key_hash(k), match_key, &k, &it);
+		cr_assert_eq(it.node, &objs[k]->node, "key %lu after resizing to %lu", k, resize_to);
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	assert_no_thread_failures();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
+Test(lfht, a_half_built_level_is_resumed)
+{
+	SKIP_UNDER_DELAY();
+	half_built_level(4 * RCU__LFHT_HELP_BATCH);
+	half_built_level(8 * RCU__LFHT_HELP_BATCH);
+}
+
+Test(lfht, a_half_built_level_is_finished_before_a_shrink)
+{
+	SKIP_UNDER_DELAY();
+	half_built_level(1);
+	half_built_level(RCU__LFHT_HELP_BATCH);
 }
 
 /* >>destroy */
