@@ -64,7 +64,8 @@
  * it allocates one array with as many bucket nodes as there were buckets. A table of per-level
  * base addresses, indexed by the position of the highest set bit of the bucket index, makes a
  * bucket's address one bit scan, one load and one add. Growing allocates a level, links its
- * bucket nodes, then publishes the doubled count (H3). Shrinking publishes the halved count,
+ * bucket nodes (possibly in pieces, by several holders of the resize lock in turn), then
+ * publishes the doubled count (H3). Shrinking publishes the halved count,
  * waits for a grace period (so that no update still starts from a bucket about to go), marks and
  * unlinks the upper half's bucket nodes, and frees their array after a further grace period.
  *
@@ -72,15 +73,33 @@
  * periods, so it must be called outside read-side sections. Automatic resizing is requested by
  * updaters, which run inside read-side sections and therefore can neither wait for a grace
  * period nor block on the resize lock (the holder may be waiting for their section: a deadlock).
- * The request is handed to an RCU callback: call_rcu() with an rcu_head embedded in the table,
- * queued at most once at a time. That costs no thread and no allocation, is wait-free for the
- * updater, inherits rcu.h's handling of exit, and the grace period before the callback runs
- * gathers a burst of requests into one resize. The callback runs the same code as
- * rcu_lfht_resize() (rcu.h lets callbacks block and call synchronize_rcu()); while it shrinks
- * a table it holds the callback worker for about two grace periods per halving, and other
- * callbacks wait that long (RCU_CALLBACK_HIGH_WATER still bounds them: callers then help).
- * liburcu runs a worker thread per process for this; a thread per table would cost a thread per
- * table; resizing in the updater itself would block an add inside its read-side section.
+ * Growth needs no grace period (it links new bucket nodes into the live list, then publishes the
+ * count), so updaters grow the table themselves, a bounded piece at a time: an updater whose
+ * request asks for more buckets than the table has tries the resize lock (a trylock: it never
+ * waits) and, if it gets it, links up to RCU__LFHT_HELP_BATCH bucket nodes of the level being
+ * built, inside its own section, from where the lock's last holder stopped (grow_next, kept under
+ * the lock, H10); the one that completes the level publishes the doubled count (H3). Lookups and
+ * updates start only from buckets below the published count, so a level half built is bucket
+ * nodes that walks pass through. A level of n buckets costs n links once, shared by the adds that
+ * ask while it is built: at most RCU__LFHT_HELP_BATCH links (and, for the first, the level's
+ * malloc()) in one add. An updater preempted with the lock delays growth, never another update:
+ * they only try it. It does not help while a shrink's unlinked level awaits its grace period
+ * (pending_free; never so while the lock is free: each resizer frees them before it unlocks) or
+ * after destroy began.
+ *
+ * The rest goes to an RCU callback: the request also queues call_rcu() with an rcu_head embedded
+ * in the table, at most once at a time (H9). It runs the same code as rcu_lfht_resize() (rcu.h
+ * lets callbacks block and call synchronize_rcu()): it finishes a level that updaters began
+ * (first, whatever the target: a shrink from the published count would leave its bucket nodes
+ * linked), grows on if no updater did, and shrinks, which needs grace periods. That costs no
+ * thread, inherits rcu.h's handling of exit, and the grace period before the callback runs
+ * gathers a burst of shrink requests into one resize. While it shrinks a table it holds the
+ * callback worker for about two grace periods per halving, and other callbacks wait that long
+ * (RCU_CALLBACK_HIGH_WATER still bounds them: callers then help). liburcu runs a worker thread per
+ * process for this; a thread per table would cost a thread per table; growing only in the
+ * callback made growth wait for a grace period, which QSBR readers that report rarely stretch to
+ * a second (liburcu's test_urcu_hash -A -U: the table stayed at 32 buckets for its whole run);
+ * shrinking in the updater would make an add wait inside its read-side section.
  * rcu_lfht_destroy() and a pending resize meet on one atomic word (H9): whichever finishes last
  * frees the table.
  *
@@ -93,12 +112,12 @@
  * that finds at most one node per 8 buckets asks for the power of two at or above twice the
  * count. Only accounting shrinks a table. The bounds min (1) and max_nr_buckets always hold.
  *
- * Memory ordering. Labels H1..H9; each atomic names its order, and the prose at each says what
+ * Memory ordering. Labels H1..H10; each atomic names its order, and the prose at each says what
  * it pairs with. H1 and H5 (release) publish a node before it is reachable; H2 (consume) is every
  * walker's load of a link; H3/H4 publish a bucket level before the count that makes readers use
  * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 is the resize_state word, which
- * hands resize requests to the callback and the table between destroy and the callback; the
- * counters (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
+ * hands resize requests to the callback and the table between destroy and the callback; H10 is
+ * the resize lock, which hands a level half built from one holder to the next; the counters (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
  * consistent read-modify-write and, as in liburcu, a full memory barrier before and after it:
  * on x86 the locked instruction is one; elsewhere a fence on each side (rcu__lfht_mb()).
  *
@@ -612,9 +631,11 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 /**
  * rcu_lfht_add() - add node under hash; nodes of equal hash and key may already be there.
  *
- * Inside a read-side section (RCU_DEBUG aborts otherwise). Lock-free; allocates nothing; may
- * request a resize (a call_rcu(), see >>doc). A full memory barrier before and after the
- * commit (H1). The node is visible to every lookup that starts after the call returns.
+ * Inside a read-side section (RCU_DEBUG aborts otherwise). Lock-free. May request a resize (a
+ * call_rcu()) and help a growth: a trylock, then at most RCU__LFHT_HELP_BATCH bucket nodes
+ * linked, and the malloc() of a level's array by the add that begins it (see >>doc); it never
+ * waits. A full memory barrier before and after the commit (H1). The node is visible to every
+ * lookup that starts after the call returns.
  */
 static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct rcu_lfht_node *node)
 {
@@ -1095,6 +1116,12 @@ RCU__WEAK void RCU__LFHT_SYM(kick)(struct rcu_lfht *ht)
  */
 RCU__WEAK void RCU__LFHT_SYM(help)(struct rcu_lfht *ht)
 {
+	/*
+	 * Nothing to build: a hint, read without the lock. A level that a holder began is finished by
+	 * the callback (queued by the request that raised the target) or by rcu_lfht_resize().
+	 */
+	if (rcu__load(&ht->resize_target, RCU__RELAXED) <= rcu__load(&ht->size, RCU__RELAXED))
+		return;
 	/* H10: acquire: what the lock's last holder built (grow_next, the level); see resize_lock. */
 	if (pthread_mutex_trylock(&ht->resize_lock) != 0)
 		return; /* a resizer holds it, and does the work */
