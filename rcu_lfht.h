@@ -115,11 +115,12 @@
  * Memory ordering. Labels H1..H10; each atomic names its order, and the prose at each says what
  * it pairs with. H1 and H5 (release) publish a node before it is reachable; H2 (consume) is every
  * walker's load of a link; H3/H4 publish a bucket level before the count that makes readers use
- * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 is the resize_state word, which
- * hands resize requests to the callback and the table between destroy and the callback; H10 is
- * the resize lock, which hands a level half built from one holder to the next; the counters (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
- * consistent read-modify-write and, as in liburcu, a full memory barrier before and after it:
- * on x86 the locked instruction is one; elsewhere a fence on each side (rcu__lfht_mb()).
+ * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 is the resize_state word,
+ * which hands resize requests to the callback and the table between destroy and the callback; H10
+ * is the resize lock, which hands a level half built from one holder to the next; the counters
+ * (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
+ * consistent read-modify-write and, as in liburcu, a full memory barrier before and after it: on
+ * x86 the locked instruction is one; elsewhere a fence on each side (rcu__lfht_mb()).
  *
  * Licence: 0BSD, as rcu.h.
  */
