@@ -896,22 +896,26 @@ enum rcu__lfht_walkers {
 
 /*
  * Link the bucket nodes [grow_next, to) of the level being built, [size, 2 size), each behind its
- * parent (bucket i - size, which exists), and advance grow_next as batches complete. Under
- * resize_lock.
+ * parent (bucket i - size, which exists), advancing grow_next after each. Under resize_lock.
+ * Idempotent: a bucket node already linked (the walk from its parent meets it) is skipped, not
+ * linked again (storing its link before the CAS would make it point to itself: a loop). Only a
+ * holder that stopped between its CAS and the cursor's store leaves one behind, which today
+ * means a fork that left the lock held (docs/lfht.md); the check costs one compare per link.
  */
 static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long size, unsigned long to,
 					  enum rcu__lfht_walkers walkers)
 {
 	while (ht->grow_next < to) {
-		unsigned long i = ht->grow_next;
-		unsigned long end = to - i > RCU__LFHT_BATCH ? i + RCU__LFHT_BATCH : to;
+		unsigned long end = to - ht->grow_next > RCU__LFHT_BATCH ? ht->grow_next + RCU__LFHT_BATCH : to;
 		bool online = walkers == RCU__LFHT_OWN_SECTIONS ? rcu__lfht_enter() : false;
-		for (; i < end; i++) {
+		for (unsigned long i = ht->grow_next; i < end; i++) {
 			struct rcu_lfht_node *b = rcu__lfht_bucket(ht, i);
 			b->reverse_hash = rcu__lfht_reverse(i);
 			struct rcu__lfht_pos pos;
 			for (;;) {
 				RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, i - size), b->reverse_hash, RCU__LFHT_BUCKET_PLACE, &pos);
+				if (rcu__lfht_ptr(pos.link) == b)
+					break; /* linked already */
 				rcu__store(&b->next, rcu__lfht_link(rcu__lfht_ptr(pos.link), RCU__LFHT_BUCKET), RCU__RELAXED);
 				struct rcu_lfht_node *expected = pos.link;
 				/* H1, for a bucket node: release, as above; pairs with H2. */
@@ -919,8 +923,8 @@ static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long siz
 					     RCU__RELEASE, RCU__RELAXED))
 					break;
 			}
+			ht->grow_next = i + 1; /* under resize_lock: the next holder resumes here (H10) */
 		}
-		ht->grow_next = end; /* under resize_lock: the next holder resumes here (H10) */
 		if (walkers == RCU__LFHT_OWN_SECTIONS)
 			rcu__lfht_exit(online);
 	}

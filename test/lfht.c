@@ -18,7 +18,7 @@
  *   others get the winner's node; add_replace races: every node but the last is returned once.
  * - auto_resize: automatic growth and shrinking with readers running; growth while a reader holds
  *   one section (no grace period ends: updaters build the levels themselves), and a level half
- *   built by an updater, resumed and finished before a shrink.
+ *   built by an updater, resumed and finished before a shrink, its bucket nodes linked once.
  * - destroy: a table with nodes is refused; a destroy that finds the resize callback queued
  *   hands the table to it (the ASan build checks that it is freed once).
  */
@@ -1007,9 +1007,12 @@ Test(lfht, auto_resize_grows_while_a_reader_holds_its_section, .timeout = 120)
  * RCU__LFHT_HELP_BATCH of its bucket nodes) is resumed where it stopped by whoever takes the lock
  * next, and finished before a shrink. A resizer that began the level again would link its
  * bucket nodes twice (the split order breaks, or the count of bucket nodes is wrong); a shrink
- * that ignored it would leave them linked below a smaller count.
+ * that ignored it would leave them linked below a smaller count. `rewind`: the cursor is moved
+ * back over the last bucket nodes linked, as a holder leaves it that stops between a link and the
+ * cursor's store (a fork): the next holder must skip them, not link them again (a bucket node
+ * linked behind itself is a loop: the resize never returns).
  */
-static void half_built_level(unsigned long resize_to)
+static void half_built_level(unsigned long resize_to, unsigned long rewind)
 {
 	const unsigned long b = RCU__LFHT_HELP_BATCH;
 	bad_hash = false;
@@ -1028,6 +1031,7 @@ static void half_built_level(unsigned long resize_to)
 	cr_assert_eq(ht->grow_next, 3 * b, "help() linked up to bucket %lu, not %lu", ht->grow_next, 3 * b);
 	cr_assert_eq(check_split_order(ht), 3 * b);
 	rcu_read_unlock();
+	ht->grow_next -= rewind;
 	rcu_lfht_resize(ht, resize_to);
 	cr_assert_eq(rcu_lfht_buckets(ht), resize_to);
 	cr_assert_eq(ht->grow_next, 0);
@@ -1052,15 +1056,22 @@ static void half_built_level(unsigned long resize_to)
 Test(lfht, a_half_built_level_is_resumed)
 {
 	SKIP_UNDER_DELAY();
-	half_built_level(4 * RCU__LFHT_HELP_BATCH);
-	half_built_level(8 * RCU__LFHT_HELP_BATCH);
+	half_built_level(4 * RCU__LFHT_HELP_BATCH, 0);
+	half_built_level(8 * RCU__LFHT_HELP_BATCH, 0);
+}
+
+Test(lfht, a_bucket_node_linked_already_is_skipped, .timeout = 60)
+{
+	SKIP_UNDER_DELAY();
+	half_built_level(4 * RCU__LFHT_HELP_BATCH, 1);
+	half_built_level(4 * RCU__LFHT_HELP_BATCH, 3);
 }
 
 Test(lfht, a_half_built_level_is_finished_before_a_shrink)
 {
 	SKIP_UNDER_DELAY();
-	half_built_level(1);
-	half_built_level(RCU__LFHT_HELP_BATCH);
+	half_built_level(1, 0);
+	half_built_level(RCU__LFHT_HELP_BATCH, 0);
 }
 
 /* >>destroy */
