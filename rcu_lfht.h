@@ -1017,6 +1017,17 @@ static inline void rcu__lfht_shrink(struct rcu_lfht *ht, unsigned long size)
 	ht->pending_free |= (uint64_t)1 << rcu__lfht_level(half);
 }
 
+/*
+ * No memory for the level that `target` asked for: stay at `size`, and forget the target unless a
+ * request raised it since we read it (that request is not lost: its kick makes the callback try
+ * again, H9); a later request may try again too. Relaxed CAS, as request()'s: resizers read the
+ * target under resize_lock or after H9's acquire, and no other data hangs on it.
+ */
+static inline void rcu__lfht_forget_target(struct rcu_lfht *ht, unsigned long target, unsigned long size)
+{
+	rcu__cas(&ht->resize_target, &target, size, RCU__RELAXED, RCU__RELAXED);
+}
+
 /* Resize towards the target until they agree (or destroy began); under resize_lock. */
 RCU__WEAK void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht)
 {
@@ -1036,8 +1047,7 @@ RCU__WEAK void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht)
 				rcu__lfht_free_pending(ht);
 			}
 			if (rcu__lfht_grow(ht, size, ~0ul, RCU__LFHT_OWN_SECTIONS) == RCU__LFHT_NO_MEMORY) {
-				/* No memory: stay at this size; a later request may try again. */
-				rcu__store(&ht->resize_target, size, RCU__RELAXED);
+				rcu__lfht_forget_target(ht, target, size);
 				break;
 			}
 		} else if (target < size) {
@@ -1131,10 +1141,11 @@ RCU__WEAK void RCU__LFHT_SYM(help)(struct rcu_lfht *ht)
 	if (pthread_mutex_trylock(&ht->resize_lock) != 0)
 		return; /* a resizer holds it, and does the work */
 	unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only the lock's holders write it */
+	unsigned long target = rcu__load(&ht->resize_target, RCU__RELAXED);
 	if (!(rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_DESTROY) && !ht->pending_free &&
-	    (ht->grow_next || rcu__load(&ht->resize_target, RCU__RELAXED) > size) &&
+	    (ht->grow_next || target > size) &&
 	    rcu__lfht_grow(ht, size, RCU__LFHT_HELP_BATCH, RCU__LFHT_IN_SECTION) == RCU__LFHT_NO_MEMORY)
-		rcu__store(&ht->resize_target, size, RCU__RELAXED); /* as resize_locked(): a later request tries again */
+		rcu__lfht_forget_target(ht, target, size); /* as resize_locked() */
 	rcu__lfht_unlock(ht); /* H10: release: what we built, for the next holder */
 }
 

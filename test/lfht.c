@@ -22,7 +22,29 @@
  * - destroy: a table with nodes is refused; a destroy that finds the resize callback queued
  *   hands the table to it (the ASan build checks that it is freed once).
  */
+#include <stdbool.h>
+#include <stdlib.h>
+
+/*
+ * >>malloc: the malloc() calls of rcu_lfht.h (and rcu.h) in this unit go through test_malloc(),
+ * which fails every allocation of the thread that sets malloc_fails, first calling
+ * malloc_fail_hook if set (what another thread does at that moment). growth_without_memory.
+ */
+static _Thread_local bool malloc_fails;
+static _Thread_local void (*malloc_fail_hook)(void);
+
+static void *test_malloc(size_t n)
+{
+	if (!malloc_fails)
+		return malloc(n);
+	if (malloc_fail_hook)
+		malloc_fail_hook();
+	return NULL;
+}
+
+#define malloc(n) test_malloc(n)
 #include "rcu_lfht.h"
+#undef malloc
 #include "harness.h"
 
 #include <stdarg.h>
@@ -1072,6 +1094,87 @@ Test(lfht, a_half_built_level_is_finished_before_a_shrink)
 	SKIP_UNDER_DELAY();
 	half_built_level(1, 0);
 	half_built_level(RCU__LFHT_HELP_BATCH, 0);
+}
+
+/*
+ * >>no memory: an updater helping a growth (help()), or rcu_lfht_resize(), that cannot allocate
+ * the level's array changes nothing: the count stays, no level is begun (grow_next 0: a level
+ * begun without its array would have the next holder link bucket nodes into memory nobody
+ * allocated), the target falls back to the count (else later requests would find their growth
+ * asked for already and never help again), and the lock is free; a later request grows. A
+ * request that raises the target while the allocation fails keeps its target (a request is never
+ * lost: the failing resizer may not overwrite it).
+ */
+static struct rcu_lfht *no_memory_table;
+
+static void raise_the_target(void)
+{
+	rcu__store(&no_memory_table->resize_target, 64ul, RCU__RELAXED); /* as a request() would */
+}
+
+static void assert_nothing_begun(struct rcu_lfht *ht, unsigned long size, unsigned long target, const char *who)
+{
+	cr_assert_eq(rcu_lfht_buckets(ht), size, "%s without memory: %lu buckets, not %lu", who, rcu_lfht_buckets(ht), size);
+	cr_assert_eq(ht->grow_next, 0, "%s without memory began a level (grow_next %lu)", who, ht->grow_next);
+	unsigned long t = rcu__load(&ht->resize_target, RCU__RELAXED);
+	cr_assert_eq(t, target, "%s without memory: the target is %lu, not %lu", who, t, target);
+	cr_assert_eq(pthread_mutex_trylock(&ht->resize_lock), 0, "%s without memory left the resize lock held", who);
+	pthread_mutex_unlock(&ht->resize_lock);
+	rcu_read_lock();
+	cr_assert_eq(check_split_order(ht), size);
+	rcu_read_unlock();
+}
+
+Test(lfht, growth_without_memory_changes_nothing)
+{
+	SKIP_UNDER_DELAY();
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(2, 2, 0, 0); /* 2 buckets in the first array: growing allocates */
+	cr_assert(ht);
+	no_memory_table = ht;
+
+	/* An updater helps, with the target as a request leaves it (white-box). */
+	rcu_read_lock();
+	rcu__store(&ht->resize_target, 4ul, RCU__RELAXED);
+	malloc_fails = true;
+	RCU__LFHT_SYM(help)(ht);
+	malloc_fails = false;
+	rcu_read_unlock();
+	assert_nothing_begun(ht, 2, 2, "help()");
+
+	rcu_read_lock();
+	rcu__store(&ht->resize_target, 4ul, RCU__RELAXED);
+	malloc_fail_hook = raise_the_target;
+	malloc_fails = true;
+	RCU__LFHT_SYM(help)(ht);
+	malloc_fails = false;
+	malloc_fail_hook = NULL;
+	rcu_read_unlock();
+	assert_nothing_begun(ht, 2, 64, "help(), while a request raised the target,");
+
+	/* A later request (its growth asked for already: it only helps) grows. */
+	rcu_read_lock();
+	RCU__LFHT_SYM(request)(ht, 2, 4);
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_buckets(ht), 4, "a request after the failure did not grow the table");
+
+	/* rcu_lfht_resize() likewise. */
+	malloc_fails = true;
+	rcu_lfht_resize(ht, 8);
+	malloc_fails = false;
+	assert_nothing_begun(ht, 4, 4, "rcu_lfht_resize()");
+	malloc_fail_hook = raise_the_target;
+	malloc_fails = true;
+	rcu_lfht_resize(ht, 8);
+	malloc_fails = false;
+	malloc_fail_hook = NULL;
+	assert_nothing_begun(ht, 4, 64, "rcu_lfht_resize(), while a request raised the target,");
+	rcu_lfht_resize(ht, 8);
+	cr_assert_eq(rcu_lfht_buckets(ht), 8);
+
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	assert_no_thread_failures();
 }
 
 /* >>destroy */
