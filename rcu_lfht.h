@@ -81,8 +81,9 @@
  * the lock, H10); the one that completes the level publishes the doubled count (H3). Lookups and
  * updates start only from buckets below the published count, so a level half built is bucket
  * nodes that walks pass through. A level of n buckets costs n links once, shared by the adds that
- * ask while it is built: at most RCU__LFHT_HELP_BATCH links (and, for the first, the level's
- * malloc()) in one add. An updater preempted with the lock delays growth, never another update:
+ * ask while it is built: one add helps at most once (its chain rule and its counter's commit may
+ * both ask; insert() tells the commit), RCU__LFHT_HELP_BATCH links and, for the first, the
+ * level's malloc(). An updater preempted with the lock delays growth, never another update:
  * they only try it. It does not help while a shrink's unlinked level awaits its grace period
  * (pending_free; never so while the lock is free: each resizer frees them before it unlocks) or
  * after destroy began.
@@ -351,12 +352,12 @@ struct rcu__lfht_pos {
 void RCU__LFHT_SYM(find)(struct rcu_lfht_node *start, unsigned long rev, int place, struct rcu__lfht_pos *pos);
 struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsigned long size, unsigned long hash,
 					    struct rcu_lfht_node *node, int (*match)(struct rcu_lfht_node *, const void *),
-					    const void *key, struct rcu_lfht_iter *found);
+					    const void *key, struct rcu_lfht_iter *found, bool *helped);
 int RCU__LFHT_SYM(replace)(struct rcu_lfht *ht, unsigned long size, struct rcu_lfht_node *old,
 			   struct rcu_lfht_node *old_next, struct rcu_lfht_node *node);
 int RCU__LFHT_SYM(del)(struct rcu_lfht *ht, unsigned long size, struct rcu_lfht_node *node);
-void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal);
-void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want);
+void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal, bool helped);
+void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want, bool help);
 void RCU__LFHT_SYM(kick)(struct rcu_lfht *ht);
 void RCU__LFHT_SYM(help)(struct rcu_lfht *ht);
 void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht);
@@ -438,8 +439,11 @@ static inline struct rcu__lfht_slot *rcu__lfht_my_slot(const struct rcu_lfht *ht
 	return &ht->slots[(a >> (sizeof(uintptr_t) * 8 - 16)) & ht->slot_mask];
 }
 
-/* Accounting: count an addition or a removal; every RCU__LFHT_COMMIT per slot, commit. */
-static inline void rcu__lfht_count(struct rcu_lfht *ht, unsigned long size, bool removal)
+/*
+ * Accounting: count an addition or a removal; every RCU__LFHT_COMMIT per slot, commit. `helped`:
+ * the update has helped a growth already (insert()'s chain rule): the commit does not help again.
+ */
+static inline void rcu__lfht_count(struct rcu_lfht *ht, unsigned long size, bool removal, bool helped)
 {
 	if (!ht->slots)
 		return;
@@ -447,7 +451,7 @@ static inline void rcu__lfht_count(struct rcu_lfht *ht, unsigned long size, bool
 	/* Relaxed: statistics and resize policy only. */
 	unsigned long n = rcu__fetch_add(removal ? &s->del : &s->add, 1ul, RCU__RELAXED) + 1;
 	if (RCU__UNLIKELY((n & (RCU__LFHT_COMMIT - 1)) == 0))
-		RCU__LFHT_SYM(commit)(ht, size, removal);
+		RCU__LFHT_SYM(commit)(ht, size, removal, helped);
 }
 
 /* >>read -------------------------------------------------------------------------------------- */
@@ -578,12 +582,13 @@ static inline void rcu_lfht_node_init_deleted(struct rcu_lfht_node *node)
 /*
  * Insert `node` (reverse_hash set) into bucket (hash mod size). Without match: behind the nodes of
  * equal hash, and returns node. With match: only if no node of equal hash matches key; returns
- * node, or the node found (and `found` holds its position, for replace).
+ * node, or the node found (and `found` holds its position, for replace). Sets *helped if it asked
+ * for growth (its chain rule), which helped: the caller's commit must not help again.
  */
 RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsigned long size, unsigned long hash,
 						     struct rcu_lfht_node *node,
 						     int (*match)(struct rcu_lfht_node *, const void *),
-						     const void *key, struct rcu_lfht_iter *found)
+						     const void *key, struct rcu_lfht_iter *found, bool *helped)
 {
 	RCU__DELAY(); /* the size read and the walk from its bucket: resizes run in between */
 	struct rcu_lfht_node *start = rcu__lfht_bucket(ht, hash & (size - 1));
@@ -623,8 +628,10 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 		unsigned long want = size > (ht->max_buckets >> g) ? ht->max_buckets : size << g;
 		if (ht->slots && want > rcu__lfht_pow2(RCU__LFHT_COMMIT * (ht->slot_mask + 1)))
 			want = rcu__lfht_pow2(RCU__LFHT_COMMIT * (ht->slot_mask + 1));
-		if (want > size)
-			RCU__LFHT_SYM(request)(ht, size, want);
+		if (want > size) {
+			RCU__LFHT_SYM(request)(ht, size, want, true);
+			*helped = true;
+		}
 	}
 	return node;
 }
@@ -633,9 +640,9 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
  * rcu_lfht_add() - add node under hash; nodes of equal hash and key may already be there.
  *
  * Inside a read-side section (RCU_DEBUG aborts otherwise). Lock-free. May request a resize (a
- * call_rcu()) and help a growth: a trylock, then at most RCU__LFHT_HELP_BATCH bucket nodes
- * linked, and the malloc() of a level's array by the add that begins it (see >>doc); it never
- * waits. A full memory barrier before and after the commit (H1). The node is visible to every
+ * call_rcu()) and help a growth, once per call: a trylock, then at most RCU__LFHT_HELP_BATCH
+ * bucket nodes linked, and the malloc() of a level's array by the add that begins it (see >>doc);
+ * it never waits. A full memory barrier before and after the commit (H1). The node is visible to every
  * lookup that starts after the call returns.
  */
 static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct rcu_lfht_node *node)
@@ -644,9 +651,10 @@ static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct 
 	node->reverse_hash = rcu__lfht_reverse(hash);
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE); /* H4 */
 	rcu__lfht_mb();
-	RCU__LFHT_SYM(insert)(ht, size, hash, node, NULL, NULL, NULL);
+	bool helped = false;
+	RCU__LFHT_SYM(insert)(ht, size, hash, node, NULL, NULL, NULL, &helped);
 	rcu__lfht_mb();
-	rcu__lfht_count(ht, size, false);
+	rcu__lfht_count(ht, size, false, helped);
 }
 
 /**
@@ -656,7 +664,8 @@ static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct 
  * table: free or reuse it at once, no grace period needed). A key added only with add_unique and
  * add_replace is never in the table twice, even while they race: exactly one of N concurrent
  * add_unique() calls of a key succeeds. Inside a read-side section. Lock-free. On success a
- * full barrier before and after the commit (H1); on failure it acts as a lookup.
+ * full barrier before and after the commit (H1), and it may request a resize and help a growth
+ * as rcu_lfht_add() does; on failure it acts as a lookup.
  */
 static inline struct rcu_lfht_node *rcu_lfht_add_unique(struct rcu_lfht *ht, unsigned long hash,
 							int (*match)(struct rcu_lfht_node *node, const void *key),
@@ -667,10 +676,11 @@ static inline struct rcu_lfht_node *rcu_lfht_add_unique(struct rcu_lfht *ht, uns
 	node->reverse_hash = rcu__lfht_reverse(hash);
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE); /* H4 */
 	rcu__lfht_mb();
-	struct rcu_lfht_node *ret = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found);
+	bool helped = false;
+	struct rcu_lfht_node *ret = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found, &helped);
 	if (ret == node) {
 		rcu__lfht_mb();
-		rcu__lfht_count(ht, size, false);
+		rcu__lfht_count(ht, size, false, helped);
 	}
 	return ret;
 }
@@ -680,7 +690,8 @@ static inline struct rcu_lfht_node *rcu_lfht_add_unique(struct rcu_lfht *ht, uns
  *
  * Returns the node replaced (reclaim it after a grace period) or NULL if none was there. A
  * lookup of the key that runs meanwhile finds exactly one of the two. Never fails. Inside a
- * read-side section. Lock-free. A full barrier before and after the commit (H1 or H5).
+ * read-side section. Lock-free. A full barrier before and after the commit (H1 or H5). When it
+ * adds without replacing, it may request a resize and help a growth as rcu_lfht_add() does.
  */
 static inline struct rcu_lfht_node *rcu_lfht_add_replace(struct rcu_lfht *ht, unsigned long hash,
 							 int (*match)(struct rcu_lfht_node *node, const void *key),
@@ -691,11 +702,12 @@ static inline struct rcu_lfht_node *rcu_lfht_add_replace(struct rcu_lfht *ht, un
 	node->reverse_hash = rcu__lfht_reverse(hash);
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE); /* H4 */
 	rcu__lfht_mb();
+	bool helped = false;
 	for (;;) {
-		struct rcu_lfht_node *old = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found);
+		struct rcu_lfht_node *old = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found, &helped);
 		if (old == node) {
 			rcu__lfht_mb();
-			rcu__lfht_count(ht, size, false);
+			rcu__lfht_count(ht, size, false, helped);
 			return NULL;
 		}
 		if (RCU__LFHT_SYM(replace)(ht, size, old, found.next, node) == 0) {
@@ -806,7 +818,7 @@ static inline int rcu_lfht_del(struct rcu_lfht *ht, struct rcu_lfht_node *node)
 	int ret = RCU__LFHT_SYM(del)(ht, size, node);
 	if (ret == 0) {
 		rcu__lfht_mb();
-		rcu__lfht_count(ht, size, true);
+		rcu__lfht_count(ht, size, true, false);
 	}
 	return ret;
 }
@@ -1089,9 +1101,11 @@ RCU__WEAK void RCU__LFHT_SYM(resize_cb)(struct rcu_head *head)
 
 /*
  * Ask for `want` buckets (a power of two; growth only if none is pending the other way) and hand
- * the work to the resize callback. Called by updaters, inside read-side sections: never blocks.
+ * the work to the resize callback; for growth, if `help`, help it (help(): at most once per
+ * public call, so its callers pass false when the call helped already). Called by updaters,
+ * inside read-side sections: never blocks.
  */
-RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want)
+RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want, bool help)
 {
 	if (want > ht->max_buckets)
 		want = ht->max_buckets;
@@ -1104,7 +1118,7 @@ RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, u
 		}
 	if (raised)
 		RCU__LFHT_SYM(kick)(ht);
-	if (want > size)
+	if (help && want > size)
 		RCU__LFHT_SYM(help)(ht);
 }
 
@@ -1149,8 +1163,11 @@ RCU__WEAK void RCU__LFHT_SYM(help)(struct rcu_lfht *ht)
 	rcu__lfht_unlock(ht); /* H10: release: what we built, for the next holder */
 }
 
-/* A slot reached RCU__LFHT_COMMIT: move that many into the global count; check the policy. */
-RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal)
+/*
+ * A slot reached RCU__LFHT_COMMIT: move that many into the global count; check the policy (and
+ * help a growth it asks for unless the update `helped` already).
+ */
+RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal, bool helped)
 {
 	long delta = removal ? -(long)RCU__LFHT_COMMIT : (long)RCU__LFHT_COMMIT;
 	long count = rcu__fetch_add(&ht->count, delta, RCU__RELAXED) + delta; /* statistics, policy */
@@ -1158,9 +1175,9 @@ RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bo
 		return;
 	unsigned long c = (unsigned long)count;
 	if (!removal && c / 2 >= size)
-		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(c));
+		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(c), !helped);
 	else if (removal && c <= size / 8 && c >= RCU__LFHT_COMMIT * (ht->slot_mask + 1))
-		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(2 * c));
+		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(2 * c), false); /* a shrink: nothing to help */
 }
 
 /**

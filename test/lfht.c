@@ -18,7 +18,8 @@
  *   others get the winner's node; add_replace races: every node but the last is returned once.
  * - auto_resize: automatic growth and shrinking with readers running; growth while a reader holds
  *   one section (no grace period ends: updaters build the levels themselves), and a level half
- *   built by an updater, resumed and finished before a shrink, its bucket nodes linked once.
+ *   built by an updater, resumed and finished before a shrink, its bucket nodes linked once; one
+ *   update helps at most once; a growth without memory changes nothing.
  * - destroy: a table with nodes is refused; a destroy that finds the resize callback queued
  *   hands the table to it (the ASan build checks that it is freed once).
  */
@@ -1104,6 +1105,68 @@ Test(lfht, a_half_built_level_is_finished_before_a_shrink)
 }
 
 /*
+ * One update helps a growth at most once: RCU__LFHT_HELP_BATCH links (white-box). The add below
+ * asks for growth twice, by insert()'s chain rule (3 distinct hashes before it in its bucket)
+ * and by the commit that its slot's 1,024th addition makes (the count set to two nodes per
+ * bucket); the level [2048, 4096) is two batches. Helping twice completed it in one add.
+ */
+enum update_kind { UPDATE_ADD, UPDATE_ADD_UNIQUE, UPDATE_ADD_REPLACE };
+
+static void one_update_helps_once(enum update_kind kind)
+{
+	const unsigned long b = RCU__LFHT_HELP_BATCH, size = 2 * b;
+	bad_hash = false;
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(size, 1, 0, RCU_LFHT_AUTO_RESIZE | RCU_LFHT_ACCOUNTING);
+	cr_assert(ht);
+	const unsigned long commit_all = RCU__LFHT_COMMIT * (ht->slot_mask + 1); /* the chain rule's limit */
+	cr_assert_geq(commit_all / 2, size);
+	/* Keys hash to key * size: bucket 0; reversed, 2, 1, 3 come before 7. */
+	static const unsigned long keys[4] = { 1, 2, 3, 7 };
+	struct obj *objs[4];
+	rcu_read_lock();
+	for (int k = 0; k < 3; k++) {
+		objs[k] = obj_new(keys[k]);
+		rcu_lfht_add(ht, keys[k] * size, &objs[k]->node);
+	}
+	cr_assert_eq(rcu_lfht_buckets(ht), size, "the table grew before the update (the chain rule needs 3 hashes)");
+	rcu__store(&ht->count, (long)(commit_all - RCU__LFHT_COMMIT), RCU__RELAXED);
+	struct rcu__lfht_slot *slot = rcu__lfht_my_slot(ht);
+	rcu__store(&slot->add, RCU__LFHT_COMMIT - 1, RCU__RELAXED);
+	objs[3] = obj_new(keys[3]);
+	unsigned long k7 = keys[3];
+	if (kind == UPDATE_ADD)
+		rcu_lfht_add(ht, k7 * size, &objs[3]->node);
+	else if (kind == UPDATE_ADD_UNIQUE)
+		cr_assert_eq(rcu_lfht_add_unique(ht, k7 * size, match_key, &k7, &objs[3]->node), &objs[3]->node);
+	else
+		cr_assert_null(rcu_lfht_add_replace(ht, k7 * size, match_key, &k7, &objs[3]->node));
+	/* Still in the section: the resize callback the requests queued cannot have run. */
+	unsigned long buckets = rcu_lfht_buckets(ht), next = ht->grow_next;
+	cr_assert_eq(rcu__load(&ht->count, RCU__RELAXED), (long)commit_all, "the update did not commit");
+	cr_assert_eq(buckets, size, "update %d completed a level of two batches: it helped twice", kind);
+	cr_assert_eq(next, size + b, "update %d linked up to bucket %lu, not %lu", kind, next, size + b);
+	for (int k = 0; k < 4; k++) {
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	assert_no_thread_failures();
+}
+
+Test(lfht, one_update_helps_a_growth_once)
+{
+	SKIP_UNDER_DELAY();
+	one_update_helps_once(UPDATE_ADD);
+	one_update_helps_once(UPDATE_ADD_UNIQUE);
+	one_update_helps_once(UPDATE_ADD_REPLACE);
+}
+
+/*
  * >>no memory: an updater helping a growth (help()), or rcu_lfht_resize(), that cannot allocate
  * the level's array changes nothing: the count stays, no level is begun (grow_next 0: a level
  * begun without its array would have the next holder link bucket nodes into memory nobody
@@ -1161,7 +1224,7 @@ Test(lfht, growth_without_memory_changes_nothing)
 
 	/* A later request (its growth asked for already: it only helps) grows. */
 	rcu_read_lock();
-	RCU__LFHT_SYM(request)(ht, 2, 4);
+	RCU__LFHT_SYM(request)(ht, 2, 4, true);
 	rcu_read_unlock();
 	cr_assert_eq(rcu_lfht_buckets(ht), 4, "a request after the failure did not grow the table");
 
