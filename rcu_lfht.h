@@ -169,10 +169,19 @@ struct rcu_lfht_iter {
 #define RCU__LFHT_BATCH 1024ul
 /*
  * Bucket nodes an updater links when it helps a growth (RCU__LFHT_SYM(help)): its bound on the
- * work one add does for the table. A model checker's build (verify/genmc) sets it lower, to split
- * a level of two bucket nodes between two updaters.
+ * work one add does for the table. Not a configuration macro: it changes what a weak function
+ * does without changing its symbol's tag, so units built with different values would share one
+ * copy. Only a model checker's build (verify/genmc/lfht.c, which also sets RCU_MODEL_SELF) sets
+ * it lower, through RCU__LFHT_MODEL_HELP_BATCH, to split a level of two bucket nodes between two
+ * updaters; such a unit is the whole program.
  */
-#ifndef RCU__LFHT_HELP_BATCH
+#if defined(RCU__LFHT_HELP_BATCH)
+#error "rcu_lfht.h: RCU__LFHT_HELP_BATCH is not a configuration macro (a model checker's build sets RCU__LFHT_MODEL_HELP_BATCH)"
+#elif defined(RCU__LFHT_MODEL_HELP_BATCH) && defined(RCU_MODEL_SELF)
+#define RCU__LFHT_HELP_BATCH RCU__LFHT_MODEL_HELP_BATCH
+#elif defined(RCU__LFHT_MODEL_HELP_BATCH)
+#error "rcu_lfht.h: RCU__LFHT_MODEL_HELP_BATCH is for model checkers' builds only (with RCU_MODEL_SELF, see rcu.h)"
+#else
 #define RCU__LFHT_HELP_BATCH RCU__LFHT_BATCH
 #endif
 
@@ -1046,7 +1055,7 @@ RCU__WEAK void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht)
 	for (;;) {
 		if (rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_DESTROY)
 			break;
-		unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only we write it */
+		unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only the lock's holders write it */
 		unsigned long target = rcu__load(&ht->resize_target, RCU__RELAXED);
 		/*
 		 * A level that an updater began (grow_next) is finished first, whatever the target:
@@ -1156,6 +1165,15 @@ RCU__WEAK void RCU__LFHT_SYM(help)(struct rcu_lfht *ht)
 		return; /* a resizer holds it, and does the work */
 	unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only the lock's holders write it */
 	unsigned long target = rcu__load(&ht->resize_target, RCU__RELAXED);
+	/*
+	 * DESTROY: no update may run once destroy began (rcu_lfht_destroy()'s contract), so this is a
+	 * guard, not an ordering point: relaxed, nothing is read on its account; it keeps an update
+	 * that breaks the contract from building a level that the resize callback, which stops at
+	 * DESTROY, would leave half built. pending_free: never set while the lock is free (each
+	 * resizer frees the pending levels before it unlocks), so never here; the check states what
+	 * help() relies on: growing into a level whose array awaits its grace period would overwrite
+	 * level_mem[] (resize_locked() first waits and frees it; help() cannot wait).
+	 */
 	if (!(rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_DESTROY) && !ht->pending_free &&
 	    (ht->grow_next || target > size) &&
 	    rcu__lfht_grow(ht, size, RCU__LFHT_HELP_BATCH, RCU__LFHT_IN_SECTION) == RCU__LFHT_NO_MEMORY)

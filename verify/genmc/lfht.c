@@ -20,7 +20,7 @@
  */
 #define RCU__LFHT_NO_CALLER_MB 1
 /* An updater that helps a growth links one bucket node: `help` splits a level between two. */
-#define RCU__LFHT_HELP_BATCH 1ul
+#define RCU__LFHT_MODEL_HELP_BATCH 1ul
 #include "model.h"
 #include "rcu_lfht.h"
 
