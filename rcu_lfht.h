@@ -1206,7 +1206,9 @@ RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bo
  * shrinking waits about two grace periods per halving). Outside any read-side section (RCU_DEBUG
  * aborts; it would wait for itself), from a registered thread (QSBR: online or offline). Runs
  * while readers and updaters use the table. If automatic resizing changes the target meanwhile,
- * it resizes to that target instead.
+ * it resizes to that target instead. A level that updaters began building is finished first,
+ * whatever new_size: called with the current size while one is half built, it doubles the table
+ * and then halves it back.
  */
 static inline void rcu_lfht_resize(struct rcu_lfht *ht, unsigned long new_size)
 {

@@ -1102,6 +1102,7 @@ Test(lfht, a_half_built_level_is_finished_before_a_shrink)
 	SKIP_UNDER_DELAY();
 	half_built_level(1, 0);
 	half_built_level(RCU__LFHT_HELP_BATCH, 0);
+	half_built_level(2 * RCU__LFHT_HELP_BATCH, 0); /* the size it has: grows, then shrinks back */
 }
 
 /*
