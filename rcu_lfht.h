@@ -651,8 +651,8 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
  * Inside a read-side section (RCU_DEBUG aborts otherwise). Lock-free. May request a resize (a
  * call_rcu()) and help a growth, once per call: a trylock, then at most RCU__LFHT_HELP_BATCH
  * bucket nodes linked, and the malloc() of a level's array by the add that begins it (see >>doc);
- * it never waits. A full memory barrier before and after the commit (H1). The node is visible to every
- * lookup that starts after the call returns.
+ * it never waits. A full memory barrier before and after the commit (H1). The node is visible to
+ * every lookup that starts after the call returns.
  */
 static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct rcu_lfht_node *node)
 {
