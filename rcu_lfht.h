@@ -64,7 +64,8 @@
  * it allocates one array with as many bucket nodes as there were buckets. A table of per-level
  * base addresses, indexed by the position of the highest set bit of the bucket index, makes a
  * bucket's address one bit scan, one load and one add. Growing allocates a level, links its
- * bucket nodes, then publishes the doubled count (H3). Shrinking publishes the halved count,
+ * bucket nodes (possibly in pieces, by several holders of the resize lock in turn), then
+ * publishes the doubled count (H3). Shrinking publishes the halved count,
  * waits for a grace period (so that no update still starts from a bucket about to go), marks and
  * unlinks the upper half's bucket nodes, and frees their array after a further grace period.
  *
@@ -72,15 +73,34 @@
  * periods, so it must be called outside read-side sections. Automatic resizing is requested by
  * updaters, which run inside read-side sections and therefore can neither wait for a grace
  * period nor block on the resize lock (the holder may be waiting for their section: a deadlock).
- * The request is handed to an RCU callback: call_rcu() with an rcu_head embedded in the table,
- * queued at most once at a time. That costs no thread and no allocation, is wait-free for the
- * updater, inherits rcu.h's handling of exit, and the grace period before the callback runs
- * gathers a burst of requests into one resize. The callback runs the same code as
- * rcu_lfht_resize() (rcu.h lets callbacks block and call synchronize_rcu()); while it shrinks
- * a table it holds the callback worker for about two grace periods per halving, and other
- * callbacks wait that long (RCU_CALLBACK_HIGH_WATER still bounds them: callers then help).
- * liburcu runs a worker thread per process for this; a thread per table would cost a thread per
- * table; resizing in the updater itself would block an add inside its read-side section.
+ * Growth needs no grace period (it links new bucket nodes into the live list, then publishes the
+ * count), so updaters grow the table themselves, a bounded piece at a time: an updater whose
+ * request asks for more buckets than the table has tries the resize lock (a trylock: it never
+ * waits) and, if it gets it, links up to RCU__LFHT_HELP_BATCH bucket nodes of the level being
+ * built, inside its own section, from where the lock's last holder stopped (grow_next, kept under
+ * the lock, H10); the one that completes the level publishes the doubled count (H3). Lookups and
+ * updates start only from buckets below the published count, so a level half built is bucket
+ * nodes that walks pass through. A level of n buckets costs n links once, shared by the adds that
+ * ask while it is built: one add helps at most once (its chain rule and its counter's commit may
+ * both ask; insert() tells the commit), RCU__LFHT_HELP_BATCH links and, for the first, the
+ * level's malloc(). An updater preempted with the lock delays growth, never another update:
+ * they only try it. It does not help while a shrink's unlinked level awaits its grace period
+ * (pending_free; never so while the lock is free: each resizer frees them before it unlocks) or
+ * after destroy began.
+ *
+ * The rest goes to an RCU callback: the request also queues call_rcu() with an rcu_head embedded
+ * in the table, at most once at a time (H9). It runs the same code as rcu_lfht_resize() (rcu.h
+ * lets callbacks block and call synchronize_rcu()): it finishes a level that updaters began
+ * (first, whatever the target: a shrink from the published count would leave its bucket nodes
+ * linked), grows on if no updater did, and shrinks, which needs grace periods. That costs no
+ * thread, inherits rcu.h's handling of exit, and the grace period before the callback runs
+ * gathers a burst of shrink requests into one resize. While it shrinks a table it holds the
+ * callback worker for about two grace periods per halving, and other callbacks wait that long
+ * (RCU_CALLBACK_HIGH_WATER still bounds them: callers then help). liburcu runs a worker thread per
+ * process for this; a thread per table would cost a thread per table; growing only in the
+ * callback made growth wait for a grace period, which QSBR readers that report rarely stretch to
+ * a second (liburcu's test_urcu_hash -A -U: the table stayed at 32 buckets for its whole run);
+ * shrinking in the updater would make an add wait inside its read-side section.
  * rcu_lfht_destroy() and a pending resize meet on one atomic word (H9): whichever finishes last
  * frees the table.
  *
@@ -93,14 +113,15 @@
  * that finds at most one node per 8 buckets asks for the power of two at or above twice the
  * count. Only accounting shrinks a table. The bounds min (1) and max_nr_buckets always hold.
  *
- * Memory ordering. Labels H1..H9; each atomic names its order, and the prose at each says what
+ * Memory ordering. Labels H1..H10; each atomic names its order, and the prose at each says what
  * it pairs with. H1 and H5 (release) publish a node before it is reachable; H2 (consume) is every
  * walker's load of a link; H3/H4 publish a bucket level before the count that makes readers use
- * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 is the resize_state word, which
- * hands resize requests to the callback and the table between destroy and the callback; the
- * counters (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
- * consistent read-modify-write and, as in liburcu, a full memory barrier before and after it:
- * on x86 the locked instruction is one; elsewhere a fence on each side (rcu__lfht_mb()).
+ * it; H7 (release) unlinks a marked node; H6 and H8 mark nodes; H9 is the resize_state word,
+ * which hands resize requests to the callback and the table between destroy and the callback; H10
+ * is the resize lock, which hands a level half built from one holder to the next; the counters
+ * (statistics and policy only) are relaxed. An update's commit (H1, H5, H6) is a sequentially
+ * consistent read-modify-write and, as in liburcu, a full memory barrier before and after it: on
+ * x86 the locked instruction is one; elsewhere a fence on each side (rcu__lfht_mb()).
  *
  * Licence: 0BSD, as rcu.h.
  */
@@ -146,6 +167,23 @@ struct rcu_lfht_iter {
 #define RCU__LFHT_COMMIT 1024ul
 /* Bucket nodes linked or unlinked per read-side section while resizing. */
 #define RCU__LFHT_BATCH 1024ul
+/*
+ * Bucket nodes an updater links when it helps a growth (RCU__LFHT_SYM(help)): its bound on the
+ * work one add does for the table. Not a configuration macro: it changes what a weak function
+ * does without changing its symbol's tag, so units built with different values would share one
+ * copy. Only a model checker's build (verify/genmc/lfht.c, which also sets RCU_MODEL_SELF) sets
+ * it lower, through RCU__LFHT_MODEL_HELP_BATCH, to split a level of two bucket nodes between two
+ * updaters; such a unit is the whole program.
+ */
+#if defined(RCU__LFHT_HELP_BATCH)
+#error "rcu_lfht.h: RCU__LFHT_HELP_BATCH is not a configuration macro (a model checker's build sets RCU__LFHT_MODEL_HELP_BATCH)"
+#elif defined(RCU__LFHT_MODEL_HELP_BATCH) && defined(RCU_MODEL_SELF)
+#define RCU__LFHT_HELP_BATCH RCU__LFHT_MODEL_HELP_BATCH
+#elif defined(RCU__LFHT_MODEL_HELP_BATCH)
+#error "rcu_lfht.h: RCU__LFHT_MODEL_HELP_BATCH is for model checkers' builds only (with RCU_MODEL_SELF, see rcu.h)"
+#else
+#define RCU__LFHT_HELP_BATCH RCU__LFHT_BATCH
+#endif
 
 /* A split counter slot, on a cache line of its own. */
 struct rcu__lfht_slot {
@@ -183,8 +221,10 @@ struct rcu_lfht {
 	struct rcu__lfht_slot *slots;     /* split counters (NULL without accounting) */
 	char pad_updaters[RCU_CACHE_LINE];
 
-	/* The resizer: under resize_lock, or at creation and destruction. */
+	/* The resizer: under resize_lock (H10), or at creation and destruction. */
 	pthread_mutex_t resize_lock;
+	unsigned long grow_next;          /* the level being built, [size, 2 size): its bucket nodes
+					   * [size, grow_next) are linked; 0: none is (see >>resize) */
 	uint64_t pending_free;            /* levels unlinked by a shrink whose arrays await a grace period */
 	void *level_mem[RCU__LFHT_BITS + 1]; /* each level's own array (NULL: none, or the first array) */
 	void *first_mem;                  /* the first array */
@@ -199,7 +239,7 @@ struct rcu_lfht {
 #define RCU__LFHT_BUCKET ((uintptr_t)2)  /* a bucket node */
 #define RCU__LFHT_FLAGS ((uintptr_t)7)
 
-#define RCU__LFHT_SYM(n) RCU__SYM(lfht1_##n)
+#define RCU__LFHT_SYM(n) RCU__SYM(lfht2_##n) /* 2: grow_next (the layout of struct rcu_lfht) */
 #define rcu__lfht_fetch_or(p, v, mo) __atomic_fetch_or((p), (v), mo)
 #define rcu__lfht_fetch_and(p, v, mo) __atomic_fetch_and((p), (v), mo)
 
@@ -321,12 +361,14 @@ struct rcu__lfht_pos {
 void RCU__LFHT_SYM(find)(struct rcu_lfht_node *start, unsigned long rev, int place, struct rcu__lfht_pos *pos);
 struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsigned long size, unsigned long hash,
 					    struct rcu_lfht_node *node, int (*match)(struct rcu_lfht_node *, const void *),
-					    const void *key, struct rcu_lfht_iter *found);
+					    const void *key, struct rcu_lfht_iter *found, bool *helped);
 int RCU__LFHT_SYM(replace)(struct rcu_lfht *ht, unsigned long size, struct rcu_lfht_node *old,
 			   struct rcu_lfht_node *old_next, struct rcu_lfht_node *node);
 int RCU__LFHT_SYM(del)(struct rcu_lfht *ht, unsigned long size, struct rcu_lfht_node *node);
-void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal);
-void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want);
+void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal, bool helped);
+void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want, bool help);
+void RCU__LFHT_SYM(kick)(struct rcu_lfht *ht);
+void RCU__LFHT_SYM(help)(struct rcu_lfht *ht);
 void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht);
 void RCU__LFHT_SYM(resize_cb)(struct rcu_head *head);
 void RCU__LFHT_SYM(free)(struct rcu_lfht *ht);
@@ -406,8 +448,11 @@ static inline struct rcu__lfht_slot *rcu__lfht_my_slot(const struct rcu_lfht *ht
 	return &ht->slots[(a >> (sizeof(uintptr_t) * 8 - 16)) & ht->slot_mask];
 }
 
-/* Accounting: count an addition or a removal; every RCU__LFHT_COMMIT per slot, commit. */
-static inline void rcu__lfht_count(struct rcu_lfht *ht, unsigned long size, bool removal)
+/*
+ * Accounting: count an addition or a removal; every RCU__LFHT_COMMIT per slot, commit. `helped`:
+ * the update has helped a growth already (insert()'s chain rule): the commit does not help again.
+ */
+static inline void rcu__lfht_count(struct rcu_lfht *ht, unsigned long size, bool removal, bool helped)
 {
 	if (!ht->slots)
 		return;
@@ -415,7 +460,7 @@ static inline void rcu__lfht_count(struct rcu_lfht *ht, unsigned long size, bool
 	/* Relaxed: statistics and resize policy only. */
 	unsigned long n = rcu__fetch_add(removal ? &s->del : &s->add, 1ul, RCU__RELAXED) + 1;
 	if (RCU__UNLIKELY((n & (RCU__LFHT_COMMIT - 1)) == 0))
-		RCU__LFHT_SYM(commit)(ht, size, removal);
+		RCU__LFHT_SYM(commit)(ht, size, removal, helped);
 }
 
 /* >>read -------------------------------------------------------------------------------------- */
@@ -546,12 +591,13 @@ static inline void rcu_lfht_node_init_deleted(struct rcu_lfht_node *node)
 /*
  * Insert `node` (reverse_hash set) into bucket (hash mod size). Without match: behind the nodes of
  * equal hash, and returns node. With match: only if no node of equal hash matches key; returns
- * node, or the node found (and `found` holds its position, for replace).
+ * node, or the node found (and `found` holds its position, for replace). Sets *helped if it asked
+ * for growth (its chain rule), which helped: the caller's commit must not help again.
  */
 RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsigned long size, unsigned long hash,
 						     struct rcu_lfht_node *node,
 						     int (*match)(struct rcu_lfht_node *, const void *),
-						     const void *key, struct rcu_lfht_iter *found)
+						     const void *key, struct rcu_lfht_iter *found, bool *helped)
 {
 	RCU__DELAY(); /* the size read and the walk from its bucket: resizes run in between */
 	struct rcu_lfht_node *start = rcu__lfht_bucket(ht, hash & (size - 1));
@@ -591,8 +637,10 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 		unsigned long want = size > (ht->max_buckets >> g) ? ht->max_buckets : size << g;
 		if (ht->slots && want > rcu__lfht_pow2(RCU__LFHT_COMMIT * (ht->slot_mask + 1)))
 			want = rcu__lfht_pow2(RCU__LFHT_COMMIT * (ht->slot_mask + 1));
-		if (want > size)
-			RCU__LFHT_SYM(request)(ht, size, want);
+		if (want > size) {
+			RCU__LFHT_SYM(request)(ht, size, want, true);
+			*helped = true;
+		}
 	}
 	return node;
 }
@@ -600,9 +648,11 @@ RCU__WEAK struct rcu_lfht_node *RCU__LFHT_SYM(insert)(struct rcu_lfht *ht, unsig
 /**
  * rcu_lfht_add() - add node under hash; nodes of equal hash and key may already be there.
  *
- * Inside a read-side section (RCU_DEBUG aborts otherwise). Lock-free; allocates nothing; may
- * request a resize (a call_rcu(), see >>doc). A full memory barrier before and after the
- * commit (H1). The node is visible to every lookup that starts after the call returns.
+ * Inside a read-side section (RCU_DEBUG aborts otherwise). Lock-free. May request a resize (a
+ * call_rcu()) and help a growth, once per call: a trylock, then at most RCU__LFHT_HELP_BATCH
+ * bucket nodes linked, and the malloc() of a level's array by the add that begins it (see >>doc);
+ * it never waits. A full memory barrier before and after the commit (H1). The node is visible to
+ * every lookup that starts after the call returns.
  */
 static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct rcu_lfht_node *node)
 {
@@ -610,9 +660,10 @@ static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct 
 	node->reverse_hash = rcu__lfht_reverse(hash);
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE); /* H4 */
 	rcu__lfht_mb();
-	RCU__LFHT_SYM(insert)(ht, size, hash, node, NULL, NULL, NULL);
+	bool helped = false;
+	RCU__LFHT_SYM(insert)(ht, size, hash, node, NULL, NULL, NULL, &helped);
 	rcu__lfht_mb();
-	rcu__lfht_count(ht, size, false);
+	rcu__lfht_count(ht, size, false, helped);
 }
 
 /**
@@ -622,7 +673,8 @@ static inline void rcu_lfht_add(struct rcu_lfht *ht, unsigned long hash, struct 
  * table: free or reuse it at once, no grace period needed). A key added only with add_unique and
  * add_replace is never in the table twice, even while they race: exactly one of N concurrent
  * add_unique() calls of a key succeeds. Inside a read-side section. Lock-free. On success a
- * full barrier before and after the commit (H1); on failure it acts as a lookup.
+ * full barrier before and after the commit (H1), and it may request a resize and help a growth
+ * as rcu_lfht_add() does; on failure it acts as a lookup.
  */
 static inline struct rcu_lfht_node *rcu_lfht_add_unique(struct rcu_lfht *ht, unsigned long hash,
 							int (*match)(struct rcu_lfht_node *node, const void *key),
@@ -633,10 +685,11 @@ static inline struct rcu_lfht_node *rcu_lfht_add_unique(struct rcu_lfht *ht, uns
 	node->reverse_hash = rcu__lfht_reverse(hash);
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE); /* H4 */
 	rcu__lfht_mb();
-	struct rcu_lfht_node *ret = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found);
+	bool helped = false;
+	struct rcu_lfht_node *ret = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found, &helped);
 	if (ret == node) {
 		rcu__lfht_mb();
-		rcu__lfht_count(ht, size, false);
+		rcu__lfht_count(ht, size, false, helped);
 	}
 	return ret;
 }
@@ -646,7 +699,8 @@ static inline struct rcu_lfht_node *rcu_lfht_add_unique(struct rcu_lfht *ht, uns
  *
  * Returns the node replaced (reclaim it after a grace period) or NULL if none was there. A
  * lookup of the key that runs meanwhile finds exactly one of the two. Never fails. Inside a
- * read-side section. Lock-free. A full barrier before and after the commit (H1 or H5).
+ * read-side section. Lock-free. A full barrier before and after the commit (H1 or H5). When it
+ * adds without replacing, it may request a resize and help a growth as rcu_lfht_add() does.
  */
 static inline struct rcu_lfht_node *rcu_lfht_add_replace(struct rcu_lfht *ht, unsigned long hash,
 							 int (*match)(struct rcu_lfht_node *node, const void *key),
@@ -657,11 +711,12 @@ static inline struct rcu_lfht_node *rcu_lfht_add_replace(struct rcu_lfht *ht, un
 	node->reverse_hash = rcu__lfht_reverse(hash);
 	unsigned long size = rcu__load(&ht->size, RCU__ACQUIRE); /* H4 */
 	rcu__lfht_mb();
+	bool helped = false;
 	for (;;) {
-		struct rcu_lfht_node *old = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found);
+		struct rcu_lfht_node *old = RCU__LFHT_SYM(insert)(ht, size, hash, node, match, key, &found, &helped);
 		if (old == node) {
 			rcu__lfht_mb();
-			rcu__lfht_count(ht, size, false);
+			rcu__lfht_count(ht, size, false, helped);
 			return NULL;
 		}
 		if (RCU__LFHT_SYM(replace)(ht, size, old, found.next, node) == 0) {
@@ -772,7 +827,7 @@ static inline int rcu_lfht_del(struct rcu_lfht *ht, struct rcu_lfht_node *node)
 	int ret = RCU__LFHT_SYM(del)(ht, size, node);
 	if (ret == 0) {
 		rcu__lfht_mb();
-		rcu__lfht_count(ht, size, true);
+		rcu__lfht_count(ht, size, true, false);
 	}
 	return ret;
 }
@@ -825,7 +880,11 @@ static inline void rcu__lfht_exit(bool went_online)
 /*
  * The resize lock. Its holder waits for grace periods, so a QSBR thread that must wait for it
  * goes offline meanwhile (an online waiter would hold up the holder's grace period forever).
- * Never taken inside a read-side section.
+ * Never waited for inside a read-side section: there, updaters only try it (help()).
+ * H10: the lock (acquire) and the unlock (release) carry a level that is partly built (its
+ * array, base address, linked bucket nodes and grow_next) from one holder to the next, which
+ * resumes it and whose H3 publishes it; pairs with itself. Holders: the resize callback,
+ * rcu_lfht_resize(), destroy (outside a section), and updaters helping a growth.
  */
 static inline void rcu__lfht_lock(struct rcu_lfht *ht)
 {
@@ -848,21 +907,36 @@ static inline void rcu__lfht_unlock(struct rcu_lfht *ht)
 	pthread_mutex_unlock(&ht->resize_lock);
 }
 
+/* Who else may walk the table while a resizer links bucket nodes, and which section covers it. */
+enum rcu__lfht_walkers {
+	RCU__LFHT_ALONE = 0,    /* nobody: rcu_lfht_new() */
+	RCU__LFHT_OWN_SECTIONS, /* others: the resizer enters a section per batch (callback, rcu_lfht_resize()) */
+	RCU__LFHT_IN_SECTION    /* others: the resizer is an updater inside its own section (help()): it
+				 * must neither leave it nor, in QSBR, report a quiescent state */
+};
+
 /*
- * Link the bucket nodes of [from, to) (each behind its parent, bucket i - from, which exists):
- * `shared` when other threads may walk the table (then inside read-side sections).
+ * Link the bucket nodes [grow_next, to) of the level being built, [size, 2 size), each behind its
+ * parent (bucket i - size, which exists), advancing grow_next after each. Under resize_lock.
+ * Idempotent: a bucket node already linked (the walk from its parent meets it) is skipped, not
+ * linked again (storing its link before the CAS would make it point to itself: a loop). Only a
+ * holder that stopped between its CAS and the cursor's store leaves one behind, which today
+ * means a fork that left the lock held (docs/lfht.md); the check costs one compare per link.
  */
-static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long from, unsigned long to, bool shared)
+static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long size, unsigned long to,
+					  enum rcu__lfht_walkers walkers)
 {
-	for (unsigned long i = from; i < to;) {
-		bool online = shared ? rcu__lfht_enter() : false;
-		unsigned long end = to - i > RCU__LFHT_BATCH ? i + RCU__LFHT_BATCH : to;
-		for (; i < end; i++) {
+	while (ht->grow_next < to) {
+		unsigned long end = to - ht->grow_next > RCU__LFHT_BATCH ? ht->grow_next + RCU__LFHT_BATCH : to;
+		bool online = walkers == RCU__LFHT_OWN_SECTIONS ? rcu__lfht_enter() : false;
+		for (unsigned long i = ht->grow_next; i < end; i++) {
 			struct rcu_lfht_node *b = rcu__lfht_bucket(ht, i);
 			b->reverse_hash = rcu__lfht_reverse(i);
 			struct rcu__lfht_pos pos;
 			for (;;) {
-				RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, i - from), b->reverse_hash, RCU__LFHT_BUCKET_PLACE, &pos);
+				RCU__LFHT_SYM(find)(rcu__lfht_bucket(ht, i - size), b->reverse_hash, RCU__LFHT_BUCKET_PLACE, &pos);
+				if (rcu__lfht_ptr(pos.link) == b)
+					break; /* linked already */
 				rcu__store(&b->next, rcu__lfht_link(rcu__lfht_ptr(pos.link), RCU__LFHT_BUCKET), RCU__RELAXED);
 				struct rcu_lfht_node *expected = pos.link;
 				/* H1, for a bucket node: release, as above; pairs with H2. */
@@ -870,8 +944,9 @@ static inline void rcu__lfht_link_buckets(struct rcu_lfht *ht, unsigned long fro
 					     RCU__RELEASE, RCU__RELAXED))
 					break;
 			}
+			ht->grow_next = i + 1; /* under resize_lock: the next holder resumes here (H10) */
 		}
-		if (shared)
+		if (walkers == RCU__LFHT_OWN_SECTIONS)
 			rcu__lfht_exit(online);
 	}
 }
@@ -909,24 +984,45 @@ static inline void rcu__lfht_free_pending(struct rcu_lfht *ht)
 	}
 }
 
-/* Double the buckets from `size`; false if the level's array cannot be allocated. */
-static inline bool rcu__lfht_grow(struct rcu_lfht *ht, unsigned long size, bool shared)
+/* What a step of growth did. */
+enum rcu__lfht_grown {
+	RCU__LFHT_GROWN = 0,  /* the level is complete and the doubled count published */
+	RCU__LFHT_GROWING,    /* bucket nodes were linked; the level is not complete */
+	RCU__LFHT_NO_MEMORY   /* the level's array could not be allocated: nothing changed */
+};
+
+/*
+ * Build the level above `size` (the count published now) for at most `budget` bucket nodes,
+ * from where the last holder of resize_lock stopped (grow_next; none: allocate the level's
+ * array first); when the level is complete, publish the doubled count (H3). Under resize_lock.
+ */
+static inline enum rcu__lfht_grown rcu__lfht_grow(struct rcu_lfht *ht, unsigned long size, unsigned long budget,
+						  enum rcu__lfht_walkers walkers)
 {
-	unsigned l = rcu__lfht_level(size); /* the level of [size, 2 size) */
-	if (2 * size > ht->first_buckets) {
-		void *mem = malloc(size * sizeof(struct rcu_lfht_node));
-		if (!mem)
-			return false;
-		ht->level_mem[l] = mem;
-		rcu__store(&ht->level_base[l], (uintptr_t)mem - size * sizeof(struct rcu_lfht_node), RCU__RELAXED);
+	if (!ht->grow_next) {
+		unsigned l = rcu__lfht_level(size); /* the level of [size, 2 size) */
+		if (2 * size > ht->first_buckets) {
+			void *mem = malloc(size * sizeof(struct rcu_lfht_node));
+			if (!mem)
+				return RCU__LFHT_NO_MEMORY;
+			ht->level_mem[l] = mem;
+			/* Relaxed: walkers use it after H4 (H3 publishes it), resizers under the lock (H10). */
+			rcu__store(&ht->level_base[l], (uintptr_t)mem - size * sizeof(struct rcu_lfht_node), RCU__RELAXED);
+		}
+		ht->grow_next = size;
 	}
-	rcu__lfht_link_buckets(ht, size, 2 * size, shared);
+	unsigned long to = 2 * size - ht->grow_next > budget ? ht->grow_next + budget : 2 * size;
+	rcu__lfht_link_buckets(ht, size, to, walkers);
+	if (ht->grow_next < 2 * size)
+		return RCU__LFHT_GROWING;
+	ht->grow_next = 0;
 	/*
 	 * H3: publish the doubled count: release, so that a thread that reads it (H4, acquire) sees
-	 * the level's base address and its linked, initialised bucket nodes; pairs with H4.
+	 * the level's base address and its linked, initialised bucket nodes, those linked by earlier
+	 * holders of resize_lock included (their unlock, H10, happens before our lock); pairs with H4.
 	 */
 	rcu__store(&ht->size, 2 * size, RCU__RELEASE);
-	return true;
+	return RCU__LFHT_GROWN;
 }
 
 /* Halve the buckets from `size`. */
@@ -942,22 +1038,37 @@ static inline void rcu__lfht_shrink(struct rcu_lfht *ht, unsigned long size)
 	ht->pending_free |= (uint64_t)1 << rcu__lfht_level(half);
 }
 
+/*
+ * No memory for the level that `target` asked for: stay at `size`, and forget the target unless a
+ * request raised it since we read it (that request is not lost: its kick makes the callback try
+ * again, H9); a later request may try again too. Relaxed CAS, as request()'s: resizers read the
+ * target under resize_lock or after H9's acquire, and no other data hangs on it.
+ */
+static inline void rcu__lfht_forget_target(struct rcu_lfht *ht, unsigned long target, unsigned long size)
+{
+	rcu__cas(&ht->resize_target, &target, size, RCU__RELAXED, RCU__RELAXED);
+}
+
 /* Resize towards the target until they agree (or destroy began); under resize_lock. */
 RCU__WEAK void RCU__LFHT_SYM(resize_locked)(struct rcu_lfht *ht)
 {
 	for (;;) {
 		if (rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_DESTROY)
 			break;
-		unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only we write it */
+		unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only the lock's holders write it */
 		unsigned long target = rcu__load(&ht->resize_target, RCU__RELAXED);
-		if (target > size) {
+		/*
+		 * A level that an updater began (grow_next) is finished first, whatever the target:
+		 * a shrink from `size` would leave its linked bucket nodes behind. None is begun while
+		 * pending_free is set (help() checks), so a level never waits for a grace period.
+		 */
+		if (ht->grow_next || target > size) {
 			if (ht->pending_free) {
 				synchronize_rcu(); /* readers may stand on unlinked bucket nodes */
 				rcu__lfht_free_pending(ht);
 			}
-			if (!rcu__lfht_grow(ht, size, true)) {
-				/* No memory: stay at this size; a later request may try again. */
-				rcu__store(&ht->resize_target, size, RCU__RELAXED);
+			if (rcu__lfht_grow(ht, size, ~0ul, RCU__LFHT_OWN_SECTIONS) == RCU__LFHT_NO_MEMORY) {
+				rcu__lfht_forget_target(ht, target, size);
 				break;
 			}
 		} else if (target < size) {
@@ -999,19 +1110,30 @@ RCU__WEAK void RCU__LFHT_SYM(resize_cb)(struct rcu_head *head)
 
 /*
  * Ask for `want` buckets (a power of two; growth only if none is pending the other way) and hand
- * the work to the resize callback. Called by updaters, inside read-side sections: never blocks.
+ * the work to the resize callback; for growth, if `help`, help it (help(): at most once per
+ * public call, so its callers pass false when the call helped already). Called by updaters,
+ * inside read-side sections: never blocks.
  */
-RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want)
+RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, unsigned long want, bool help)
 {
 	if (want > ht->max_buckets)
 		want = ht->max_buckets;
 	unsigned long t = rcu__load(&ht->resize_target, RCU__RELAXED);
-	for (;;) {
-		if (want > size ? t >= want : (t > size || t <= want))
-			return; /* already asked for (or a growth is pending: it wins over a shrink) */
-		if (rcu__cas(&ht->resize_target, &t, want, RCU__RELAXED, RCU__RELAXED))
+	bool raised = false;
+	while (!(want > size ? t >= want : (t > size || t <= want))) /* not asked for yet (a growth wins over a shrink) */
+		if (rcu__cas(&ht->resize_target, &t, want, RCU__RELAXED, RCU__RELAXED)) {
+			raised = true;
 			break;
-	}
+		}
+	if (raised)
+		RCU__LFHT_SYM(kick)(ht);
+	if (help && want > size)
+		RCU__LFHT_SYM(help)(ht);
+}
+
+/* Hand the target to the resize callback: queue it unless it is queued (H9). */
+RCU__WEAK void RCU__LFHT_SYM(kick)(struct rcu_lfht *ht)
+{
 	/*
 	 * H9: kick: release, so that the callback that takes this request (its fetch_and, acquire)
 	 * sees the target; acquire, so that the last callback's end (its CAS to 0, release), and with
@@ -1023,8 +1145,47 @@ RCU__WEAK void RCU__LFHT_SYM(request)(struct rcu_lfht *ht, unsigned long size, u
 		(call_rcu)(&ht->resize_head, RCU__LFHT_SYM(resize_cb));
 }
 
-/* A slot reached RCU__LFHT_COMMIT: move that many into the global count; check the policy. */
-RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal)
+/*
+ * An updater helps a growth (see >>doc, "Where resizing runs"), inside its read-side section: if
+ * resize_lock is free, it links up to RCU__LFHT_HELP_BATCH bucket nodes of the level being built
+ * (publishing the doubled count if that completes it), unless the level needs a grace period
+ * first (pending_free) or destroy began. Never blocks: a trylock, no grace period, no section
+ * left (QSBR: no quiescent state), no call_rcu(); it may allocate the level's array.
+ */
+RCU__WEAK void RCU__LFHT_SYM(help)(struct rcu_lfht *ht)
+{
+	/*
+	 * Nothing to build: a hint, read without the lock. A level that a holder began is finished by
+	 * the callback (queued by the request that raised the target) or by rcu_lfht_resize().
+	 */
+	if (rcu__load(&ht->resize_target, RCU__RELAXED) <= rcu__load(&ht->size, RCU__RELAXED))
+		return;
+	/* H10: acquire: what the lock's last holder built (grow_next, the level); see resize_lock. */
+	if (pthread_mutex_trylock(&ht->resize_lock) != 0)
+		return; /* a resizer holds it, and does the work */
+	unsigned long size = rcu__load(&ht->size, RCU__RELAXED); /* only the lock's holders write it */
+	unsigned long target = rcu__load(&ht->resize_target, RCU__RELAXED);
+	/*
+	 * DESTROY: no update may run once destroy began (rcu_lfht_destroy()'s contract), so this is a
+	 * guard, not an ordering point: relaxed, nothing is read on its account; it keeps an update
+	 * that breaks the contract from building a level that the resize callback, which stops at
+	 * DESTROY, would leave half built. pending_free: never set while the lock is free (each
+	 * resizer frees the pending levels before it unlocks), so never here; the check states what
+	 * help() relies on: growing into a level whose array awaits its grace period would overwrite
+	 * level_mem[] (resize_locked() first waits and frees it; help() cannot wait).
+	 */
+	if (!(rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_DESTROY) && !ht->pending_free &&
+	    (ht->grow_next || target > size) &&
+	    rcu__lfht_grow(ht, size, RCU__LFHT_HELP_BATCH, RCU__LFHT_IN_SECTION) == RCU__LFHT_NO_MEMORY)
+		rcu__lfht_forget_target(ht, target, size); /* as resize_locked() */
+	rcu__lfht_unlock(ht); /* H10: release: what we built, for the next holder */
+}
+
+/*
+ * A slot reached RCU__LFHT_COMMIT: move that many into the global count; check the policy (and
+ * help a growth it asks for unless the update `helped` already).
+ */
+RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bool removal, bool helped)
 {
 	long delta = removal ? -(long)RCU__LFHT_COMMIT : (long)RCU__LFHT_COMMIT;
 	long count = rcu__fetch_add(&ht->count, delta, RCU__RELAXED) + delta; /* statistics, policy */
@@ -1032,9 +1193,9 @@ RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bo
 		return;
 	unsigned long c = (unsigned long)count;
 	if (!removal && c / 2 >= size)
-		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(c));
+		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(c), !helped);
 	else if (removal && c <= size / 8 && c >= RCU__LFHT_COMMIT * (ht->slot_mask + 1))
-		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(2 * c));
+		RCU__LFHT_SYM(request)(ht, size, rcu__lfht_pow2(2 * c), false); /* a shrink: nothing to help */
 }
 
 /**
@@ -1045,7 +1206,9 @@ RCU__WEAK void RCU__LFHT_SYM(commit)(struct rcu_lfht *ht, unsigned long size, bo
  * shrinking waits about two grace periods per halving). Outside any read-side section (RCU_DEBUG
  * aborts; it would wait for itself), from a registered thread (QSBR: online or offline). Runs
  * while readers and updaters use the table. If automatic resizing changes the target meanwhile,
- * it resizes to that target instead.
+ * it resizes to that target instead. A level that updaters began building is finished first,
+ * whatever new_size: called with the current size while one is half built, it doubles the table
+ * and then halves it back.
  */
 static inline void rcu_lfht_resize(struct rcu_lfht *ht, unsigned long new_size)
 {
@@ -1137,8 +1300,9 @@ RCU__WEAK struct rcu_lfht *RCU__LFHT_SYM(new)(unsigned long init_size, unsigned 
 	b0->reverse_hash = 0;
 	rcu__store(&b0->next, rcu__lfht_link(NULL, RCU__LFHT_BUCKET), RCU__RELAXED);
 	ht->size = 1;
+	ht->grow_next = 0;
 	while (ht->size < init_size)
-		if (!rcu__lfht_grow(ht, ht->size, false)) {
+		if (rcu__lfht_grow(ht, ht->size, ~0ul, RCU__LFHT_ALONE) != RCU__LFHT_GROWN) {
 			RCU__LFHT_SYM(free)(ht);
 			return NULL;
 		}

@@ -16,11 +16,36 @@
  *   Reclaimed nodes are poisoned one grace period before they are freed: no reader may meet one.
  * - add_unique races: threads add the same key at the same moment: exactly one wins and the
  *   others get the winner's node; add_replace races: every node but the last is returned once.
- * - auto_resize: automatic growth and shrinking with readers running.
+ * - auto_resize: automatic growth and shrinking with readers running; growth while a reader holds
+ *   one section (no grace period ends: updaters build the levels themselves), and a level half
+ *   built by an updater, resumed and finished before a shrink, its bucket nodes linked once; one
+ *   update helps at most once; a growth without memory changes nothing.
  * - destroy: a table with nodes is refused; a destroy that finds the resize callback queued
  *   hands the table to it (the ASan build checks that it is freed once).
  */
+#include <stdbool.h>
+#include <stdlib.h>
+
+/*
+ * >>malloc: the malloc() calls of rcu_lfht.h (and rcu.h) in this unit go through test_malloc(),
+ * which fails every allocation of the thread that sets malloc_fails, first calling
+ * malloc_fail_hook if set (what another thread does at that moment). growth_without_memory.
+ */
+static _Thread_local bool malloc_fails;
+static _Thread_local void (*malloc_fail_hook)(void);
+
+static void *test_malloc(size_t n)
+{
+	if (!malloc_fails)
+		return malloc(n);
+	if (malloc_fail_hook)
+		malloc_fail_hook();
+	return NULL;
+}
+
+#define malloc(n) test_malloc(n)
 #include "rcu_lfht.h"
+#undef malloc
 #include "harness.h"
 
 #include <stdarg.h>
@@ -927,6 +952,300 @@ Test(lfht, auto_resize_grows_and_shrinks_under_readers, .timeout = 120)
 	rcu_barrier();
 	free(objs);
 	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
+/*
+ * >>growth without a grace period: a reader holds one section (QSBR: stays online without a
+ * quiescent state) for the whole test, so no grace period ends and the resize callback that the
+ * adds queue cannot run. The table must grow anyway: the adds that ask for growth link bucket
+ * nodes themselves (help(), under a trylock, in batches). Before they did, the table stayed at
+ * 1 bucket until the reader left, and each add walked every node added before it.
+ */
+#define G_NODES 4096ul
+
+static void growth_under_a_held_section(int flags)
+{
+	bad_hash = false;
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(1, 1, 0, RCU_LFHT_AUTO_RESIZE | flags);
+	cr_assert(ht);
+	pthread_t holder;
+	test_block_begin();
+	cr_assert(test_holder_start(&holder));
+	test_block_end();
+	struct obj **objs = calloc(G_NODES, sizeof *objs);
+	cr_assert(objs);
+	for (unsigned long k = 0; k < G_NODES; k++) {
+		rcu_read_lock();
+		objs[k] = obj_new(k);
+		rcu_lfht_add(ht, key_hash(k), &objs[k]->node);
+		rcu_read_unlock();
+		quiescent();
+	}
+	/* Still inside the holder's section: no grace period has ended since it began. */
+	unsigned long buckets = rcu_lfht_buckets(ht);
+	bool queued = (rcu__load(&ht->resize_state, RCU__RELAXED) & RCU__LFHT_QUEUED) != 0;
+	rcu_read_lock();
+	unsigned long linked = check_split_order(ht);
+	unsigned long missed = 0;
+	for (unsigned long k = 0; k < G_NODES; k++) {
+		struct rcu_lfht_iter it;
+		rcu_lfht_lookup(ht, key_hash(k), match_key, &k, &it);
+		missed += it.node != &objs[k]->node;
+	}
+	rcu_read_unlock();
+	cr_log_info("lfht growth under a held section (%s, flags %d): %lu nodes, %lu buckets, %lu bucket nodes linked, callback %s",
+		    TEST_FLAVOUR, flags, G_NODES, buckets, linked, queued ? "still queued" : "not queued");
+	cr_assert(queued, "the resize callback ran: a grace period ended while the reader held its section");
+	/*
+	 * A level of more than RCU__LFHT_HELP_BATCH bucket nodes takes several helpers in turn, each
+	 * resuming from grow_next: [2048, 4096) is the first such (with the default batch, 1,024),
+	 * so the table must pass it. Helpers that only began levels stalled at 2,048 buckets.
+	 */
+	cr_assert_geq(G_NODES, 4 * RCU__LFHT_HELP_BATCH);
+	cr_assert_geq(buckets, 4 * RCU__LFHT_HELP_BATCH,
+		      "%lu adds while a reader held its section: the table has %lu buckets (a level larger "
+		      "than one helper's batch, %lu, was never completed)", G_NODES, buckets, RCU__LFHT_HELP_BATCH);
+	cr_assert_geq(linked, buckets, "%lu buckets published, %lu bucket nodes linked", buckets, linked);
+	cr_assert_eq(missed, 0, "%lu keys not found", missed);
+	test_block_begin();
+	test_holder_stop(holder);
+	test_block_end();
+	assert_no_thread_failures();
+	rcu_read_lock();
+	for (unsigned long k = 0; k < G_NODES; k++) {
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	free(objs);
+	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
+Test(lfht, auto_resize_grows_while_a_reader_holds_its_section, .timeout = 120)
+{
+	growth_under_a_held_section(0);
+	growth_under_a_held_section(RCU_LFHT_ACCOUNTING);
+}
+
+/*
+ * A level half built by an updater (white-box: help() once, with a target twice the size, links
+ * RCU__LFHT_HELP_BATCH of its bucket nodes) is resumed where it stopped by whoever takes the lock
+ * next, and finished before a shrink. A resizer that began the level again would link its
+ * bucket nodes twice (the split order breaks, or the count of bucket nodes is wrong); a shrink
+ * that ignored it would leave them linked below a smaller count. `rewind`: the cursor is moved
+ * back over the last bucket nodes linked, as a holder leaves it that stops between a link and the
+ * cursor's store (a fork): the next holder must skip them, not link them again (a bucket node
+ * linked behind itself is a loop: the resize never returns).
+ */
+static void half_built_level(unsigned long resize_to, unsigned long rewind)
+{
+	const unsigned long b = RCU__LFHT_HELP_BATCH;
+	bad_hash = false;
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(2 * b, 1, 0, 0);
+	cr_assert(ht);
+	struct obj *objs[256];
+	rcu_read_lock();
+	for (unsigned long k = 0; k < 256; k++) {
+		objs[k] = obj_new(k);
+		rcu_lfht_add(ht, key_hash(k), &objs[k]->node);
+	}
+	rcu__store(&ht->resize_target, 4 * b, RCU__RELAXED);
+	RCU__LFHT_SYM(help)(ht);
+	cr_assert_eq(rcu_lfht_buckets(ht), 2 * b, "help() published a level it had not finished");
+	cr_assert_eq(ht->grow_next, 3 * b, "help() linked up to bucket %lu, not %lu", ht->grow_next, 3 * b);
+	cr_assert_eq(check_split_order(ht), 3 * b);
+	rcu_read_unlock();
+	ht->grow_next -= rewind;
+	rcu_lfht_resize(ht, resize_to);
+	cr_assert_eq(rcu_lfht_buckets(ht), resize_to);
+	cr_assert_eq(ht->grow_next, 0);
+	rcu_read_lock();
+	cr_assert_eq(check_split_order(ht), resize_to, "%lu buckets", resize_to);
+	for (unsigned long k = 0; k < 256; k++) {
+		struct rcu_lfht_iter it;
+		rcu_lfht_lookup(ht, key_hash(k), match_key, &k, &it);
+		cr_assert_eq(it.node, &objs[k]->node, "key %lu after resizing to %lu", k, resize_to);
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	assert_no_thread_failures();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
+Test(lfht, a_half_built_level_is_resumed)
+{
+	SKIP_UNDER_DELAY();
+	half_built_level(4 * RCU__LFHT_HELP_BATCH, 0);
+	half_built_level(8 * RCU__LFHT_HELP_BATCH, 0);
+}
+
+Test(lfht, a_bucket_node_linked_already_is_skipped, .timeout = 60)
+{
+	SKIP_UNDER_DELAY();
+	half_built_level(4 * RCU__LFHT_HELP_BATCH, 1);
+	half_built_level(4 * RCU__LFHT_HELP_BATCH, 3);
+}
+
+Test(lfht, a_half_built_level_is_finished_before_a_shrink)
+{
+	SKIP_UNDER_DELAY();
+	half_built_level(1, 0);
+	half_built_level(RCU__LFHT_HELP_BATCH, 0);
+	half_built_level(2 * RCU__LFHT_HELP_BATCH, 0); /* the size it has: grows, then shrinks back */
+}
+
+/*
+ * One update helps a growth at most once: RCU__LFHT_HELP_BATCH links (white-box). The add below
+ * asks for growth twice, by insert()'s chain rule (3 distinct hashes before it in its bucket)
+ * and by the commit that its slot's 1,024th addition makes (the count set to two nodes per
+ * bucket); the level [2048, 4096) is two batches. Helping twice completed it in one add.
+ */
+enum update_kind { UPDATE_ADD, UPDATE_ADD_UNIQUE, UPDATE_ADD_REPLACE };
+
+static void one_update_helps_once(enum update_kind kind)
+{
+	const unsigned long b = RCU__LFHT_HELP_BATCH, size = 2 * b;
+	bad_hash = false;
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(size, 1, 0, RCU_LFHT_AUTO_RESIZE | RCU_LFHT_ACCOUNTING);
+	cr_assert(ht);
+	const unsigned long commit_all = RCU__LFHT_COMMIT * (ht->slot_mask + 1); /* the chain rule's limit */
+	cr_assert_geq(commit_all / 2, size);
+	/* Keys hash to key * size: bucket 0; reversed, 2, 1, 3 come before 7. */
+	static const unsigned long keys[4] = { 1, 2, 3, 7 };
+	struct obj *objs[4];
+	rcu_read_lock();
+	for (int k = 0; k < 3; k++) {
+		objs[k] = obj_new(keys[k]);
+		rcu_lfht_add(ht, keys[k] * size, &objs[k]->node);
+	}
+	cr_assert_eq(rcu_lfht_buckets(ht), size, "the table grew before the update (the chain rule needs 3 hashes)");
+	rcu__store(&ht->count, (long)(commit_all - RCU__LFHT_COMMIT), RCU__RELAXED);
+	struct rcu__lfht_slot *slot = rcu__lfht_my_slot(ht);
+	rcu__store(&slot->add, RCU__LFHT_COMMIT - 1, RCU__RELAXED);
+	objs[3] = obj_new(keys[3]);
+	unsigned long k7 = keys[3];
+	if (kind == UPDATE_ADD)
+		rcu_lfht_add(ht, k7 * size, &objs[3]->node);
+	else if (kind == UPDATE_ADD_UNIQUE)
+		cr_assert_eq(rcu_lfht_add_unique(ht, k7 * size, match_key, &k7, &objs[3]->node), &objs[3]->node);
+	else
+		cr_assert_null(rcu_lfht_add_replace(ht, k7 * size, match_key, &k7, &objs[3]->node));
+	/* Still in the section: the resize callback the requests queued cannot have run. */
+	unsigned long buckets = rcu_lfht_buckets(ht), next = ht->grow_next;
+	cr_assert_eq(rcu__load(&ht->count, RCU__RELAXED), (long)commit_all, "the update did not commit");
+	cr_assert_eq(buckets, size, "update %d completed a level of two batches: it helped twice", kind);
+	cr_assert_eq(next, size + b, "update %d linked up to bucket %lu, not %lu", kind, next, size + b);
+	for (int k = 0; k < 4; k++) {
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	assert_no_thread_failures();
+}
+
+Test(lfht, one_update_helps_a_growth_once)
+{
+	SKIP_UNDER_DELAY();
+	one_update_helps_once(UPDATE_ADD);
+	one_update_helps_once(UPDATE_ADD_UNIQUE);
+	one_update_helps_once(UPDATE_ADD_REPLACE);
+}
+
+/*
+ * >>no memory: an updater helping a growth (help()), or rcu_lfht_resize(), that cannot allocate
+ * the level's array changes nothing: the count stays, no level is begun (grow_next 0: a level
+ * begun without its array would have the next holder link bucket nodes into memory nobody
+ * allocated), the target falls back to the count (else later requests would find their growth
+ * asked for already and never help again), and the lock is free; a later request grows. A
+ * request that raises the target while the allocation fails keeps its target (a request is never
+ * lost: the failing resizer may not overwrite it).
+ */
+static struct rcu_lfht *no_memory_table;
+
+static void raise_the_target(void)
+{
+	rcu__store(&no_memory_table->resize_target, 64ul, RCU__RELAXED); /* as a request() would */
+}
+
+static void assert_nothing_begun(struct rcu_lfht *ht, unsigned long size, unsigned long target, const char *who)
+{
+	cr_assert_eq(rcu_lfht_buckets(ht), size, "%s without memory: %lu buckets, not %lu", who, rcu_lfht_buckets(ht), size);
+	cr_assert_eq(ht->grow_next, 0, "%s without memory began a level (grow_next %lu)", who, ht->grow_next);
+	unsigned long t = rcu__load(&ht->resize_target, RCU__RELAXED);
+	cr_assert_eq(t, target, "%s without memory: the target is %lu, not %lu", who, t, target);
+	cr_assert_eq(pthread_mutex_trylock(&ht->resize_lock), 0, "%s without memory left the resize lock held", who);
+	pthread_mutex_unlock(&ht->resize_lock);
+	rcu_read_lock();
+	cr_assert_eq(check_split_order(ht), size);
+	rcu_read_unlock();
+}
+
+Test(lfht, growth_without_memory_changes_nothing)
+{
+	SKIP_UNDER_DELAY();
+	rcu_register_thread();
+	struct rcu_lfht *ht = rcu_lfht_new(2, 2, 0, 0); /* 2 buckets in the first array: growing allocates */
+	cr_assert(ht);
+	no_memory_table = ht;
+
+	/* An updater helps, with the target as a request leaves it (white-box). */
+	rcu_read_lock();
+	rcu__store(&ht->resize_target, 4ul, RCU__RELAXED);
+	malloc_fails = true;
+	RCU__LFHT_SYM(help)(ht);
+	malloc_fails = false;
+	rcu_read_unlock();
+	assert_nothing_begun(ht, 2, 2, "help()");
+
+	rcu_read_lock();
+	rcu__store(&ht->resize_target, 4ul, RCU__RELAXED);
+	malloc_fail_hook = raise_the_target;
+	malloc_fails = true;
+	RCU__LFHT_SYM(help)(ht);
+	malloc_fails = false;
+	malloc_fail_hook = NULL;
+	rcu_read_unlock();
+	assert_nothing_begun(ht, 2, 64, "help(), while a request raised the target,");
+
+	/* A later request (its growth asked for already: it only helps) grows. */
+	rcu_read_lock();
+	RCU__LFHT_SYM(request)(ht, 2, 4, true);
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_buckets(ht), 4, "a request after the failure did not grow the table");
+
+	/* rcu_lfht_resize() likewise. */
+	malloc_fails = true;
+	rcu_lfht_resize(ht, 8);
+	malloc_fails = false;
+	assert_nothing_begun(ht, 4, 4, "rcu_lfht_resize()");
+	malloc_fail_hook = raise_the_target;
+	malloc_fails = true;
+	rcu_lfht_resize(ht, 8);
+	malloc_fails = false;
+	malloc_fail_hook = NULL;
+	assert_nothing_begun(ht, 4, 64, "rcu_lfht_resize(), while a request raised the target,");
+	rcu_lfht_resize(ht, 8);
+	cr_assert_eq(rcu_lfht_buckets(ht), 8);
+
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	assert_no_thread_failures();
 }
 
 /* >>destroy */

@@ -16,7 +16,9 @@
 #           pair, and a selector header plus another flavour), bad configuration values,
 #           RCU_DEBUG_DEREFERENCE without RCU_DEBUG, POSIX declarations hidden by strict C on a
 #           system other than Linux (shown here with __linux__ undefined; on Linux rcu.h
-#           declares what strict modes hide, and a system header first compiles).
+#           declares what strict modes hide, and a system header first compiles); rcu_lfht.h's
+#           private RCU__LFHT_HELP_BATCH defined, or its model checker's override outside a
+#           model checker's build.
 #   deref   RCU_DEBUG_DEREFERENCE: rcu_dereference() outside a section aborts with its message;
 #           inside a section (and without the macro) it does not.
 #   strict  api.c under the warnings strict projects add (-Wmissing-prototypes, -Wshadow,
@@ -518,6 +520,11 @@ reject)
 		job "high-water-0-$c" must_fail RCU_CALLBACK_HIGH_WATER "$c" -std=c11 "${inc[@]}" -DRCU_CALLBACK_HIGH_WATER=0 "$api"
 		job "stall-negative-$c" must_fail RCU_STALL_TIMEOUT_MS "$c" -std=c11 "${inc[@]}" -DRCU_STALL_TIMEOUT_MS=-1 "$api"
 		job "deref-without-debug-$c" must_fail "RCU_DEBUG_DEREFERENCE RCU_DEBUG" "$c" -std=c11 "${inc[@]}" -DRCU_DEBUG_DEREFERENCE "$api"
+		# rcu_lfht.h's batch of help changes what a weak function does without changing its tag.
+		job "lfht-help-batch-$c" must_fail_any 'rcu_lfht\.h: RCU__LFHT_HELP_BATCH is not a configuration macro' \
+			"$c" -std=c11 "${inc[@]}" -D_GNU_SOURCE -DRCU__LFHT_HELP_BATCH=4 "$here/lfht_config.c"
+		job "lfht-model-help-batch-$c" must_fail_any 'rcu_lfht\.h: RCU__LFHT_MODEL_HELP_BATCH is for model checkers' \
+			"$c" -std=c11 "${inc[@]}" -D_GNU_SOURCE -DRCU__LFHT_MODEL_HELP_BATCH=1 "$here/lfht_config.c"
 		# Strict C with a system header first: on Linux rcu.h declares what the mode hides and
 		# compiles (issue #19: -pthread's _REENTRANT used to let the guard pass and the build die
 		# on readlink()); elsewhere it stops with the #error, shown here by hiding __linux__.
@@ -545,6 +552,7 @@ reject)
 		job "xopen-source-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_XOPEN_SOURCE=700 "$api"
 		job "selector-alone-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" "$here/selector_conflict.c"
 		job "high-water-1-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -DRCU_CALLBACK_HIGH_WATER=1 "$api"
+		job "lfht-config-$c" ok_compile "$c" -std=c11 "${warn[@]}" "${inc[@]}" -D_GNU_SOURCE "$here/lfht_config.c"
 	done
 	;;
 deref)

@@ -19,6 +19,8 @@
  * PROBE 99 (every test): main() never gets past joining every thread.
  */
 #define RCU__LFHT_NO_CALLER_MB 1
+/* An updater that helps a growth links one bucket node: `help` splits a level between two. */
+#define RCU__LFHT_MODEL_HELP_BATCH 1ul
 #include "model.h"
 #include "rcu_lfht.h"
 
@@ -465,6 +467,77 @@ int main(void)
 	assert(rcu_lfht_buckets(ht) == 2);
 	if (PROBE == 1)
 		assert(!atomic_load_explicit(&saw_two, memory_order_relaxed));
+	return 0;
+}
+#endif
+
+/* ---- help: a level built by two updaters in turn, published by the second (H10, H3, H4) ----- */
+#if defined(TEST_help)
+/*
+ * Two buckets (the first array holds four: no allocation), key 2, and a target of four buckets,
+ * as a request leaves it. Two updaters help, inside their sections: each that gets the resize
+ * lock links one bucket node of the level [2, 4), resuming from grow_next: the first links bucket
+ * node 2, the second bucket node 3 and publishes four (H3). A reader looks up 2: with the doubled
+ * count it starts at bucket node 2, linked by the other updater: H10 (its unlock, release, and
+ * the publisher's trylock, acquire) orders that work before the count's release.
+ * With MODEL_RELAXED_MUTEX the resize lock orders nothing: the second updater's reads of
+ * grow_next and of the level race with the first's writes (GenMC takes about ten minutes to
+ * reach the race: lfht.sh --deep).
+ * The end state is one of exactly two: both helped (four buckets, no level begun), or one found
+ * the lock taken and returned (two buckets, bucket node 2 linked: grow_next 3). A help() that
+ * linked nothing, or linked without moving the cursor, ends in neither.
+ * PROBE 1: the reader reads the doubled count (so the level was split between the two).
+ * PROBE 2: the second end state happens (a helper's trylock fails).
+ */
+static _Atomic int saw_four;
+
+static void *helper(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	start_together(3);
+	rcu_read_lock();
+	RCU__LFHT_SYM(help)(ht);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	start_together(3);
+	rcu_read_lock();
+	if (rcu__load(&ht->size, RCU__RELAXED) == 4)
+		atomic_store_explicit(&saw_four, 1, memory_order_relaxed);
+	struct obj *two = lookup(2);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	assert(two); /* present for the whole lookup: never missed */
+	return NULL;
+}
+
+int main(void)
+{
+	ht = rcu_lfht_new(2, 4, 4, 0);
+	rcu_register_thread();
+	add(2);
+	rcu_unregister_thread();
+	rcu__store(&ht->resize_target, 4, RCU__RELAXED);
+#if defined(MODEL_RELAXED_MUTEX)
+	model_relaxed_mutex = &ht->resize_lock;
+#endif
+	spawn(helper);
+	spawn(helper);
+	spawn(reader);
+	join_all();
+	unsigned long size = rcu_lfht_buckets(ht);
+	assert(size == 4 ? ht->grow_next == 0 : size == 2 && ht->grow_next == 3);
+	if (PROBE == 1)
+		assert(!atomic_load_explicit(&saw_four, memory_order_relaxed));
+	if (PROBE == 2)
+		assert(size == 4);
 	return 0;
 }
 #endif
