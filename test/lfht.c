@@ -856,6 +856,26 @@ Test(lfht, add_replace_race_each_node_replaced_once, .timeout = 120)
 	race_run(true, true, test_rounds(RACE_ROUNDS / 3));
 }
 
+/*
+ * The end of a test that registered and filled a table from objs[0, n) (malloc'ed): delete and
+ * retire them, destroy the table, unregister, and check that every object was freed.
+ */
+static void teardown_table(struct rcu_lfht *ht, struct obj **objs, unsigned long n)
+{
+	rcu_read_lock();
+	for (unsigned long k = 0; k < n; k++) {
+		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
+		obj_retire(objs[k]);
+	}
+	rcu_read_unlock();
+	cr_assert_eq(rcu_lfht_destroy(ht), 0);
+	rcu_unregister_thread();
+	rcu_barrier();
+	rcu_barrier();
+	free(objs);
+	cr_assert_eq(atomic_load(&objs_live), 0);
+}
+
 /* >>auto_resize: growth and shrinking by the counters, with readers running */
 
 static struct rcu_lfht *a_ht;
@@ -940,18 +960,7 @@ Test(lfht, auto_resize_grows_and_shrinks_under_readers, .timeout = 120)
 		pthread_join(r[i], NULL);
 	test_block_end();
 	assert_no_thread_failures();
-	rcu_read_lock();
-	for (unsigned long k = 0; k < keep; k++) {
-		cr_assert_eq(rcu_lfht_del(a_ht, &objs[k]->node), 0);
-		obj_retire(objs[k]);
-	}
-	rcu_read_unlock();
-	cr_assert_eq(rcu_lfht_destroy(a_ht), 0);
-	rcu_unregister_thread();
-	rcu_barrier();
-	rcu_barrier();
-	free(objs);
-	cr_assert_eq(atomic_load(&objs_live), 0);
+	teardown_table(a_ht, objs, keep);
 }
 
 /*
@@ -1012,18 +1021,7 @@ static void growth_under_a_held_section(int flags)
 	test_holder_stop(holder);
 	test_block_end();
 	assert_no_thread_failures();
-	rcu_read_lock();
-	for (unsigned long k = 0; k < G_NODES; k++) {
-		cr_assert_eq(rcu_lfht_del(ht, &objs[k]->node), 0);
-		obj_retire(objs[k]);
-	}
-	rcu_read_unlock();
-	cr_assert_eq(rcu_lfht_destroy(ht), 0);
-	rcu_unregister_thread();
-	rcu_barrier();
-	rcu_barrier();
-	free(objs);
-	cr_assert_eq(atomic_load(&objs_live), 0);
+	teardown_table(ht, objs, G_NODES);
 }
 
 Test(lfht, auto_resize_grows_while_a_reader_holds_its_section, .timeout = 120)
