@@ -1010,6 +1010,9 @@ enum rcu__test_point {
 	RCU__TP_ENQ_BEFORE_LINK, /* rcu__enqueue(): tail swapped, predecessor not yet linked */
 	RCU__TP_BATCH_DETACHED,  /* process(): a batch detached from its queue, its cookie not yet taken */
 	RCU__TP_BATCH_TAKEN,     /* process(): a batch detached from its queue and recorded */
+	RCU__TP_GP_UNWATCHED,    /* rcu__gp_unwatched(): nobody registered; the completion not yet published */
+	RCU__TP_GP_COMPLETE,     /* rcu__gp_complete(): the grace period is over, its number not yet published */
+	RCU__TP_GP_PUBLISHED,    /* rcu__gp_complete(): a later or equal number was published by another */
 };
 #if defined(RCU__TEST_HOOKS)
 void rcu__test_hook(enum rcu__test_point point);
@@ -2454,7 +2457,7 @@ RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t
 	bool reported = false, yielded = false;
 	(void)start;
 	(void)reported;
-	/* The looks adapt (RCU__SPIN_MIN). gp_count: gp_lock's holder is its only writer. */
+	/* The looks adapt (RCU__SPIN_MIN). gp_count: a sample is enough. */
 	unsigned spin = rcu__load(&gp->gp_count, RCU__RELAXED) % RCU__SPIN_PROBE_EVERY == 0 ? RCU__SPIN_SCANS
 											  : gp->spin_budget;
 	for (bool gave_up_cpu = false;; gave_up_cpu = true) {
@@ -2497,16 +2500,26 @@ RCU__SLOW(wait_readers) void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t
 	}
 }
 
-/* The end of a grace period: publish it, and wake those who wait for it. Caller holds gp_lock. */
+/*
+ * The end of a grace period: publish it (gp_lock held, or by rcu__gp_unwatched()). gp_completed
+ * only grows: a grace period completed without the lock may have published a later number while
+ * the lock's holder still looked at readers that have since left. The count grows with each
+ * number published.
+ */
 RCU__INLINE void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 {
-	/* Only gp_lock's holder writes the count: a plain increment, read atomically by statistics. */
-	rcu__store(&gp->gp_count, rcu__load(&gp->gp_count, RCU__RELAXED) + 1, RCU__RELAXED);
+	RCU__TEST_HOOK(RCU__TP_GP_COMPLETE);
+	uint64_t done = rcu__load(&gp->gp_completed, RCU__RELAXED);
 	/*
 	 * G4: release: the readers' sections (seen through G2) before the completion. Also
 	 * seq_cst, for the store-buffering pair with a waiter (D1: waiters++, then the check).
 	 */
-	rcu__store(&gp->gp_completed, cur, RCU__SEQ_CST);
+	while (done < cur && !rcu__cas(&gp->gp_completed, &done, cur, RCU__SEQ_CST, RCU__RELAXED))
+		;
+	if (done < cur)
+		rcu__fetch_add(&gp->gp_count, 1, RCU__RELAXED);
+	else
+		RCU__TEST_HOOK(RCU__TP_GP_PUBLISHED);
 }
 
 RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
@@ -2537,13 +2550,50 @@ RCU__INLINE uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
 }
 
 /*
- * Make sure grace period `target` (at most gp_seq + 1) has completed: run it or share it. A caller
+ * A grace period with nobody to wait for, without gp_lock: when no thread but the caller is in
+ * the registry, see gp_seq at the target or beyond (E1: advance it if nobody has), fence and look
+ * (G7, J2), and publish the completion (G4). Without the lock, concurrent callers complete each
+ * other's grace periods with two read-modify-writes each, and a holder of the lock that still
+ * looks at readers that have left finds its number published already (rcu__gp_complete() only
+ * raises it). The ordering is the lock holder's, whose shortcut with no other thread registered
+ * this is: a thread that registers after the look sees the advance and what came before it (J1,
+ * G7), one that left before it is seen gone with its sections (J2). False, and nothing published:
+ * another thread is registered, or gp_seq is behind the target (a cookie from the future).
+ */
+RCU__INLINE bool rcu__gp_unwatched(struct rcu__gp *gp, struct rcu__reader *self, uint64_t target)
+{
+	struct rcu__state *s = gp->owner;
+	/* A first look, relaxed, so that registered threads cost the lock path one load. */
+	struct rcu__reader *head = rcu__load(&s->readers, RCU__RELAXED);
+	if (head && (head != self || rcu__load(&self->next, RCU__RELAXED)))
+		return false;
+	uint64_t seen = target - 1;
+	/*
+	 * E1: acq_rel: an advance that reads from the snapshots (G5) as the locked advance does (G0);
+	 * failing, an acquire load of another's advance, which G7 (in the look) orders as our own.
+	 */
+	if (!rcu__cas(&gp->gp_seq, &seen, target, RCU__ACQ_REL, RCU__ACQUIRE) && seen < target)
+		return false;
+	RCU__DELAY();
+	if (rcu__other_readers(s, self))
+		return false;
+	RCU__TEST_HOOK(RCU__TP_GP_UNWATCHED);
+	rcu__gp_complete(gp, target);
+	rcu__gp_completed_wake(gp);
+	return true;
+}
+
+/*
+ * Make sure grace period `target` (at most gp_seq + 1) has completed: run it or share it. With no
+ * thread but the caller registered, without the lock (rcu__gp_unwatched()). A caller
  * that finds another running a grace period does not queue on gp_lock (a mutex is not fair, and
  * its target may complete while it waits): it sleeps on gp_done_word and returns as soon as its
  * target has completed, or takes the lock when it is free.
  */
 RCU__SLOW(gp_wait_for) void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
 {
+	if (rcu__load(&gp->gp_completed, RCU__ACQUIRE) < target && rcu__gp_unwatched(gp, rcu__self(), target))
+		return;
 	for (;;) {
 		/* D1: read the word before the check; pairs with D2 (completion, then the bump). */
 		int32_t word = rcu__load(&gp->gp_done_word, RCU__SEQ_CST);

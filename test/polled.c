@@ -7,6 +7,7 @@
  * "Must pass" checks are liveness checks with a generous bound (TEST_LIVENESS_MS), never timings.
  * Worker threads never assert: they count what they saw, and the test thread asserts on the counts.
  */
+#define RCU__TEST_HOOKS /* rcu__test_hook(), below: holds a grace period before its completion */
 #include "rcu.h"
 #include "harness.h"
 
@@ -252,4 +253,71 @@ Test(polled, cond_synchronize_waits_for_pre_existing_reader, .timeout = 60)
 	cr_assert(test_wait_flag(&cond_async.returned, TEST_LIVENESS_MS), "cond_synchronize_rcu() hung after the reader left");
 	pthread_join(t, NULL);
 	cr_assert(poll_state_synchronize_rcu(cond_async.cookie));
+}
+
+/* ---- a completion published without gp_lock, beside a holder of the lock ------------------------ */
+
+/*
+ * With no thread registered but the caller, synchronize_rcu() completes without gp_lock. A holder
+ * of the lock whose grace period is over but not yet published (held here at the test point
+ * RCU__TP_GP_COMPLETE) must not lower the later number that such a caller published meanwhile,
+ * and that caller must have advanced gp_seq to its number: a cookie taken later, inside a
+ * section, must not have passed. Checked against copies of rcu.h whose holder stores its number
+ * (mutant complete-may-lower) and whose lock-free caller publishes without advancing
+ * (unwatched-no-advance): both fail here (docs/mutants.md).
+ */
+static struct {
+	_Atomic int armed, held, release;
+	pthread_t holder;
+} hold;
+
+void rcu__test_hook(enum rcu__test_point point)
+{
+	if (point != RCU__TP_GP_COMPLETE || !atomic_load(&hold.armed) || !pthread_equal(pthread_self(), hold.holder))
+		return;
+	atomic_store(&hold.armed, 0);
+	atomic_store(&hold.held, 1);
+	test_block_begin();
+	uint64_t end = test_now_ns() + (uint64_t)TEST_LIVENESS_MS * 1000000u;
+	while (!atomic_load(&hold.release) && test_now_ns() < end)
+		test_sleep_us(200);
+	test_block_end();
+}
+
+static void *held_synchronize(void *arg)
+{
+	(void)arg;
+	hold.holder = pthread_self();
+	atomic_store(&hold.armed, 1);
+	synchronize_rcu(); /* a registered thread exists: under gp_lock, held before its completion */
+	return NULL;
+}
+
+Test(polled, a_completion_without_the_lock_is_never_lowered, .timeout = 60)
+{
+	rcu_register_thread();
+#if defined(RCU_FLAVOUR_QSBR)
+	rcu_thread_offline(); /* registered, so the holder takes the lock; offline, so it waits for nobody */
+#endif
+	pthread_t holder;
+	cr_assert_eq(pthread_create(&holder, NULL, held_synchronize, NULL), 0);
+	cr_assert(test_wait_flag(&hold.held, TEST_LIVENESS_MS), "the holder's grace period never reached its completion");
+#if defined(RCU_FLAVOUR_QSBR)
+	rcu_thread_online();
+#endif
+	rcu_unregister_thread(); /* nobody registered now: our synchronize_rcu() runs without the lock */
+	uint64_t cookie = get_state_synchronize_rcu();
+	synchronize_rcu();
+	cr_assert(poll_state_synchronize_rcu(cookie), "a cookie taken before synchronize_rcu() had not passed when it returned");
+	atomic_store(&hold.release, 1);
+	pthread_join(holder, NULL);
+	cr_assert(poll_state_synchronize_rcu(cookie),
+		"a cookie that had passed is pending again: the lock holder lowered the completed grace period");
+	rcu_register_thread();
+	rcu_read_lock();
+	uint64_t inside = get_state_synchronize_rcu();
+	bool passed = poll_state_synchronize_rcu(inside);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	cr_assert(!passed, "a cookie taken inside a section passed inside it: a completion was published without its advance");
 }

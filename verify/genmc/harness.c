@@ -19,6 +19,9 @@
  * execution as complete, so a check whose bound is too small "verifies" executions in which the
  * updater never returned; the end probe must fail for every check that run.sh expects to verify.
  */
+#if defined(TEST_unwatched)
+#define RCU__TEST_HOOKS /* rcu__test_hook(), in the test: its probes */
+#endif
 #include "model.h"
 
 #ifndef READERS
@@ -368,7 +371,10 @@ int main(void)
  * readers:   rcu_read_lock(); use rcu_dereference(gp[0]) and rcu_dereference(gp[1]); unlock.
  * The updaters' grace periods overlap: one may return on the other's grace period (the snapshot,
  * the advance, the completion, the waiters' sleep on gp_done_word). With READERS=0 nothing can
- * stop a grace period from finishing, so --check-liveness can check the waiters' wake (D1/D2).
+ * stop a grace period from finishing, so --check-liveness can check the waiters' wake (D1/D2);
+ * in MB the updaters then register, so that each finds the other in the registry and takes
+ * gp_lock (the waiters' sleep); in QSBR, or with -DSHARE_UNWATCHED, they stay unregistered and
+ * complete without the lock (rcu__gp_unwatched()) beside each other.
  * PROBE 1: no caller sleeps on gp_done_word (must fail: the waiters' sleep is reached).
  * -DSHARE_SRCU: the same on a DEFINE_SRCU() domain (unregistered readers, synchronize_srcu()),
  * whose scan reads the readers' SRCU slots (G2's second site).
@@ -401,6 +407,9 @@ static void *reader(void *arg)
 static void *updater(void *arg)
 {
 	long u = (long)arg;
+#if READERS == 0 && !defined(SHARE_UNWATCHED) && !defined(RCU_FLAVOUR_QSBR)
+	rcu_register_thread();
+#endif
 	await_readers(READERS);
 	struct node *old = rcu_dereference_protected(gp[u], 1);
 	rcu_assign_pointer(gp[u], node_new(LIVE));
@@ -720,6 +729,77 @@ int main(void)
 	rcu_assign_pointer(gp, node_new(LIVE));
 	synchronize_rcu();
 	node_retire(old);
+	join_all();
+	return 0;
+}
+#endif
+
+/* ---- unwatched: grace periods completed without gp_lock --------------------------------------- */
+#if defined(TEST_unwatched)
+/*
+ * reader:    register; rcu_read_lock(); use gp; unlock; unregister.
+ * updater:   (not registered) rcu_assign_pointer(gp, new); synchronize_rcu(); retire the old node.
+ * poller:    (not registered) c = get_state_synchronize_rcu(); synchronize_rcu(); poll(c) passed.
+ * A caller that finds nobody registered completes its grace period without gp_lock
+ * (rcu__gp_unwatched()), beside the other caller, which may hold the lock and still look at the
+ * reader that has since left, and which then finds its number published already. The reader's
+ * use must happen before the retire, and a cookie taken before a synchronize_rcu() must have
+ * passed when it returns, whichever caller completed it and how.
+ * PROBE 1: no grace period completes without the lock. PROBE 2: no completion finds its number
+ * published already. Both must fail (the paths are reached).
+ */
+static struct node *_Atomic gp;
+
+void rcu__test_hook(enum rcu__test_point point)
+{
+	assert(!(PROBE == 1 && point == RCU__TP_GP_UNWATCHED));
+	assert(!(PROBE == 2 && point == RCU__TP_GP_PUBLISHED));
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	reader_start();
+	SECTION_BEGIN();
+	node_use(rcu_dereference(gp));
+#if !defined(RCU_FLAVOUR_QSBR)
+	SECTION_END();
+#endif
+	rcu_unregister_thread(); /* QSBR: leaving the registry online ends the section */
+	return NULL;
+}
+
+static void *updater(void *arg)
+{
+	(void)arg;
+	await_readers(READERS);
+	struct node *old = rcu_dereference_protected(gp, 1);
+	rcu_assign_pointer(gp, node_new(LIVE));
+	synchronize_rcu();
+	node_retire(old);
+	return NULL;
+}
+
+static void *poller(void *arg)
+{
+	(void)arg;
+	await_readers(READERS);
+#if defined(UNWATCHED_COOKIE)
+	uint64_t cookie = get_state_synchronize_rcu();
+#endif
+	synchronize_rcu();
+#if defined(UNWATCHED_COOKIE)
+	assert(poll_state_synchronize_rcu(cookie));
+#endif
+	return NULL;
+}
+
+int main(void)
+{
+	rcu_init_pointer(gp, node_new(LIVE));
+	spawn_readers(reader, READERS);
+	spawn(updater, 0);
+	spawn(poller, 1);
 	join_all();
 	return 0;
 }

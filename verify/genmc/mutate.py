@@ -46,6 +46,9 @@ FENCE_RE = re.compile(r"\brcu__fence_(?:full|release)\(\)|\brcu__updater_fence\(
 ORDER_RE = re.compile(r"\bmemory_order_(seq_cst|acq_rel|acquire|release|consume|relaxed)\b|"
                       r"\b(?:__ATOMIC_|RCU__)(SEQ_CST|ACQ_REL|ACQUIRE|RELEASE|CONSUME|RELAXED)\b")
 
+# The failure order of rcu.h's compare-exchange (the last argument), after a substitution.
+CAS_FAIL_RE = re.compile(r"(\brcu__cas(?:_weak)?\([^;]*?,\s*__ATOMIC_\w+\s*,\s*)__ATOMIC_\w+(\s*\))")
+
 
 class MutationError(Exception):
     pass
@@ -157,7 +160,12 @@ def mutate_stmt(stmt, kind):
         found = [m for m in ORDER_RE.finditer(stmt) if (m.group(1) or m.group(2).lower()) != kind]
         if not found:
             raise MutationError("no memory order to change to %s in the statement" % kind)
-        return ORDER_RE.sub(repl, stmt)
+        new = ORDER_RE.sub(repl, stmt)
+        if kind in ("release", "acq_rel"):
+            # A compare-exchange's failure order is a load's: release becomes relaxed, acq_rel acquire.
+            fail = "__ATOMIC_RELAXED" if kind == "release" else "__ATOMIC_ACQUIRE"
+            new = CAS_FAIL_RE.sub(lambda m: m.group(1) + fail + m.group(2), new)
+        return new
     if kind == "load":
         pats = [
             (r"atomic_fetch_add_explicit\(([^,]+),\s*0,\s*(memory_order_\w+)\)",

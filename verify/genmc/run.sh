@@ -90,6 +90,9 @@ verify|share       |MB  |both|share      |$o|$((o + 3))|$S $I
 verify|share       |QSBR|both|share      |$o|$((o + 3))|$S $I
 verify|share0      |MB  |both|share      |0 |3 |$S $I $L
 verify|share0      |QSBR|both|share      |0 |3 |$S $I $L
+verify|share0.unwatched|MB|both|share     |0 |3 |$S $I $L -DSHARE_UNWATCHED
+verify|unwatched   |MB  |both|unwatched  |1 |4 |$S $I -DUNWATCHED_COOKIE
+verify|unwatched   |QSBR|rc11|unwatched  |1 |4 |$S $I -DUNWATCHED_COOKIE
 verify|poll        |MB  |both|poll       |$o|$((o + 3))|$S $I
 verify|poll        |QSBR|both|poll       |$o|$((o + 3))|$S $I
 verify|pollbarrier |MB  |both|pollbarrier|0 |3 |$S
@@ -125,6 +128,8 @@ probe |gp          |MB  |rc11|gp         |1 |2 |$S -DPROBE=1
 probe |pubsub      |MB  |rc11|pubsub     |1 |2 |$S -DPROBE=1
 probe |srcu        |MB  |rc11|srcu       |1 |2 |$S -DPROBE=1
 probe |share.sleep |MB  |rc11|share      |0 |3 |$S $I -DPROBE=1
+probe |unwatched.lockfree|MB|rc11|unwatched|1 |4 |$S $I -DPROBE=1
+probe |unwatched.published|MB|rc11|unwatched|1|4 |$S $I -DPROBE=2
 probe |poll.passed |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=1
 probe |poll.cond   |MB  |rc11|poll       |1 |2 |$S $I -DPROBE=2
 probe |sleep.wake  |QSBR|rc11|sleep      |1 |2 |$Z $I -DPROBE=1

@@ -208,6 +208,18 @@ MUTANTS = [
          new="\tif (rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= target - 1)\n\t\treturn true;\n",
          targets=T("srcu", "memb", "qsbr")),
 
+    # ---- grace periods without the lock -------------------------------------------------------
+    dict(name="unwatched-no-advance", area="grace periods without the lock, polled cookies",
+         bug="a caller with nobody registered publishes its target as completed without advancing gp_seq to it, so a cookie taken afterwards has passed already",
+         old="\tif (!rcu__cas(&gp->gp_seq, &seen, target, RCU__ACQ_REL, RCU__ACQUIRE) && seen < target)\n\t\treturn false;\n",
+         new="\tif ((seen = rcu__load(&gp->gp_seq, RCU__ACQUIRE)) < target - 1)\n\t\treturn false;\n",
+         targets=T("polled", "memb", "qsbr") + T("grace_period", "memb")),
+    dict(name="complete-may-lower", area="grace periods without the lock, polled cookies",
+         bug="the lock holder stores its number into gp_completed even when a caller without the lock has published a later one, so a cookie that had passed is reported pending again",
+         old="\twhile (done < cur && !rcu__cas(&gp->gp_completed, &done, cur, RCU__SEQ_CST, RCU__RELAXED))\n\t\t;\n",
+         new="\trcu__store(&gp->gp_completed, cur, RCU__SEQ_CST);\n",
+         targets=T("polled", "memb", "qsbr")),
+
     # ---- fork handlers -----------------------------------------------------------------------
     dict(name="child-keeps-consumer-lock", area="fork handlers",
          bug="the fork child does not reset a domain's cb_consumer lock, which a thread that is gone may hold",
