@@ -2529,7 +2529,7 @@ RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
 	if (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST))
 		rcu__word_wake(gp->owner, &gp->gp_done_word);
 	/* An SRCU domain's worker may be polling this grace period: let it see the completion. */
-	if (gp->kind == RCU__GP_SRCU && rcu__load(&gp->on_worklist, RCU__SEQ_CST))
+	if (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) /* only SRCU domains join the list */
 		RCU__SYM(srcu_kick)(gp->owner);
 }
 
@@ -2560,12 +2560,28 @@ RCU__INLINE uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
  * G7), one that left before it is seen gone with its sections (J2). False, and nothing published:
  * another thread is registered, or gp_seq is behind the target (a cookie from the future).
  */
-RCU__INLINE bool rcu__gp_unwatched(struct rcu__gp *gp, struct rcu__reader *self, uint64_t target)
+RCU__INLINE bool rcu__gp_alone(struct rcu__state *s, struct rcu__reader *self)
 {
-	struct rcu__state *s = gp->owner;
 	/* A first look, relaxed, so that registered threads cost the lock path one load. */
 	struct rcu__reader *head = rcu__load(&s->readers, RCU__RELAXED);
-	if (head && (head != self || rcu__load(&self->next, RCU__RELAXED)))
+	return !head || (head == self && !rcu__load(&self->next, RCU__RELAXED));
+}
+
+/* The rest of rcu__gp_unwatched(), once gp_seq is at the target or beyond. */
+RCU__INLINE bool rcu__gp_unwatched_end(struct rcu__gp *gp, struct rcu__reader *self, uint64_t target)
+{
+	RCU__DELAY();
+	if (rcu__other_readers(gp->owner, self))
+		return false;
+	RCU__TEST_HOOK(RCU__TP_GP_UNWATCHED);
+	rcu__gp_complete(gp, target);
+	rcu__gp_completed_wake(gp);
+	return true;
+}
+
+RCU__INLINE bool rcu__gp_unwatched(struct rcu__gp *gp, struct rcu__reader *self, uint64_t target)
+{
+	if (!rcu__gp_alone(gp->owner, self))
 		return false;
 	uint64_t seen = target - 1;
 	/*
@@ -2574,13 +2590,7 @@ RCU__INLINE bool rcu__gp_unwatched(struct rcu__gp *gp, struct rcu__reader *self,
 	 */
 	if (!rcu__cas(&gp->gp_seq, &seen, target, RCU__ACQ_REL, RCU__ACQUIRE) && seen < target)
 		return false;
-	RCU__DELAY();
-	if (rcu__other_readers(s, self))
-		return false;
-	RCU__TEST_HOOK(RCU__TP_GP_UNWATCHED);
-	rcu__gp_complete(gp, target);
-	rcu__gp_completed_wake(gp);
-	return true;
+	return rcu__gp_unwatched_end(gp, self, target);
 }
 
 /*
@@ -2709,7 +2719,23 @@ RCU__SLOW(cond_synchronize) void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, 
 
 RCU__SLOW(synchronize) void RCU__SYM(synchronize)(struct rcu__gp *gp)
 {
-	RCU__SYM(cond_synchronize)(gp, RCU__SYM(snapshot)(gp));
+	struct rcu__reader *r = rcu__self();
+	rcu__gp_ready(gp); /* an SRCU domain's owner is set up on first use */
+	if (!rcu__gp_alone(gp->owner, r)) {
+		RCU__SYM(cond_synchronize)(gp, RCU__SYM(snapshot)(gp));
+		return;
+	}
+	/* Nobody else registered: the snapshot is the advance, with no lock (rcu__gp_unwatched()). */
+	bool was_online = rcu__qsbr_leave(gp->owner, r);
+	/*
+	 * E2: acq_rel: the snapshot that advances. Its release is G5's (our removal before whoever
+	 * reads the number: readers (R0), a locked caller that finds gp_seq advanced); as E1 after.
+	 */
+	uint64_t target = rcu__fetch_add(&gp->gp_seq, 1, RCU__ACQ_REL) + 1;
+	if (!rcu__gp_unwatched_end(gp, r, target))
+		RCU__SYM(gp_wait_for)(gp, target); /* someone registered meanwhile: the lock */
+	rcu__fence_full(); /* the barrier at the end, cond_synchronize()'s G6 */
+	rcu__qsbr_return(gp->owner, r, was_online);
 }
 
 /* SRCU domains: set-up on first use (race-safe), the readers' slow path, retirement. */

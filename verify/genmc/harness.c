@@ -739,7 +739,8 @@ int main(void)
 /*
  * reader:    register; rcu_read_lock(); use gp; unlock; unregister.
  * updater:   (not registered) rcu_assign_pointer(gp, new); synchronize_rcu(); retire the old node.
- * poller:    (not registered) c = get_state_synchronize_rcu(); synchronize_rcu(); poll(c) passed.
+ * poller:    (not registered) synchronize_rcu(); with -DUNWATCHED_COOKIE, c = get_state_synchronize_rcu();
+ *            cond_synchronize_rcu(c) (the advance by compare-exchange, E1); poll(c) passed.
  * A caller that finds nobody registered completes its grace period without gp_lock
  * (rcu__gp_unwatched()), beside the other caller, which may hold the lock and still look at the
  * reader that has since left, and which then finds its number published already. The reader's
@@ -786,10 +787,10 @@ static void *poller(void *arg)
 	await_readers(READERS);
 #if defined(UNWATCHED_COOKIE)
 	uint64_t cookie = get_state_synchronize_rcu();
-#endif
-	synchronize_rcu();
-#if defined(UNWATCHED_COOKIE)
+	cond_synchronize_rcu(cookie); /* gp_wait_for(): E1, where synchronize_rcu() has E2 */
 	assert(poll_state_synchronize_rcu(cookie));
+#else
+	synchronize_rcu();
 #endif
 	return NULL;
 }

@@ -187,7 +187,7 @@ MUTANTS = [
          targets=T("srcu", "memb") + T("srcu_domains", "memb")),
     dict(name="srcu-completion-does-not-kick-worker", area="wake-ups, SRCU",
          bug="a synchronize_srcu() caller that completes a grace period does not kick the SRCU worker, which left that grace period to it",
-         old="\tif (gp->kind == RCU__GP_SRCU && rcu__load(&gp->on_worklist, RCU__SEQ_CST))\n\t\tRCU__SYM(srcu_kick)(gp->owner);\n}\n",
+         old="\tif (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) /* only SRCU domains join the list */\n\t\tRCU__SYM(srcu_kick)(gp->owner);\n}\n",
          new="}\n",
          targets=T("srcu", "memb") + T("srcu_domains", "memb")),
 
