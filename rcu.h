@@ -1923,11 +1923,14 @@ static inline uint64_t srcu_batches_completed(struct srcu_struct *ssp) RCU__NOEX
  * caller's earlier writes happen before the advance, even on machines that are not multi-copy
  * atomic) and needs grace period s + 1: grace period s may already have started before the call
  * and missed readers that began after its scan. Holding gp_lock, a caller whose target has not
- * completed advances gp_seq to the target (nobody else advances while it holds the lock), forces
- * the readers' fences (G1), waits until every slot is 0 or at least the target, and publishes
- * the completion. Callers that arrived while it ran find their target completed when they get
- * the lock, or run the next grace period for all of them together: N overlapping callers cost
- * at most two grace periods.
+ * completed advances gp_seq to the target (unless another has: a poll step, or a caller without
+ * the lock below), forces the readers' fences (G1), waits until every slot is 0 or at least the
+ * target, and publishes the completion. Callers that arrived while it ran find their target
+ * completed when they get the lock, or run the next grace period for all of them together: N
+ * overlapping callers cost at most two grace periods. With no thread registered but the caller,
+ * there is nothing to wait for and no lock is taken (rcu__gp_unwatched()): such callers advance
+ * gp_seq with read-modify-writes and raise gp_completed with compare-exchanges, beside a lock
+ * holder whose own number is then found published already.
  *
  * The updater waits for the readers one at a time in one pass over the registry, looking at a
  * reader's slot up to the domain's count of looks (one pause apart) in all: RCU_SPIN_SCANS, or
@@ -2510,16 +2513,19 @@ RCU__INLINE void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 {
 	RCU__TEST_HOOK(RCU__TP_GP_COMPLETE);
 	uint64_t done = rcu__load(&gp->gp_completed, RCU__RELAXED);
+	/* Counted before it is published, so that whoever sees the completion sees the count. */
+	rcu__fetch_add(&gp->gp_count, 1, RCU__RELAXED);
 	/*
-	 * G4: release: the readers' sections (seen through G2) before the completion. Also
-	 * seq_cst, for the store-buffering pair with a waiter (D1: waiters++, then the check).
+	 * G4: release: the readers' sections (seen through G2) before the completion. Seq_cst: for
+	 * the store-buffering pair with a waiter (D1), and in GenMC a release-only loop can fail on
+	 * a stale number for ever beside a completion without the lock (docs/testing.md).
 	 */
 	while (done < cur && !rcu__cas(&gp->gp_completed, &done, cur, RCU__SEQ_CST, RCU__RELAXED))
 		;
-	if (done < cur)
-		rcu__fetch_add(&gp->gp_count, 1, RCU__RELAXED);
-	else
+	if (done >= cur) { /* another published this number or a later one: not ours to count */
+		rcu__fetch_sub(&gp->gp_count, 1, RCU__RELAXED);
 		RCU__TEST_HOOK(RCU__TP_GP_PUBLISHED);
+	}
 }
 
 RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
@@ -2540,8 +2546,9 @@ RCU__INLINE uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
 	/*
 	 * G0: the advance, a read-modify-write: it reads from the snapshots' RMWs, so their
 	 * callers' earlier accesses happen before any reader that sees the new number (R0).
-	 * cur >= target without an advance: a poll step advanced it already, or a forked child's
-	 * parent was mid-period.
+	 * cur >= target without an advance: a poll step or a caller without the lock (E1, E2)
+	 * advanced it already, or a forked child's parent was mid-period. Read relaxed: the fence
+	 * that follows (G7, G1) orders what came before that caller's release RMW.
 	 */
 	if (cur < target)
 		cur = rcu__fetch_add(&gp->gp_seq, 1, RCU__ACQ_REL) + 1;

@@ -263,16 +263,18 @@ Test(polled, cond_synchronize_waits_for_pre_existing_reader, .timeout = 60)
  * RCU__TP_GP_COMPLETE) must not lower the later number that such a caller published meanwhile,
  * and that caller must have advanced gp_seq to its number: a cookie taken later, inside a
  * section, must not have passed. Checked against copies of rcu.h whose holder stores its number
- * (mutant complete-may-lower) and whose lock-free caller publishes without advancing
- * (unwatched-no-advance): both fail here (docs/mutants.md).
+ * (mutant complete-may-lower) and whose lock-free callers publish without advancing
+ * (unwatched-no-advance, E1; synchronize-no-advance, E2): each fails here (docs/mutants.md).
  */
 static struct {
-	_Atomic int armed, held, release;
+	_Atomic int armed, held, release, found_published;
 	pthread_t holder;
 } hold;
 
 void rcu__test_hook(enum rcu__test_point point)
 {
+	if (point == RCU__TP_GP_PUBLISHED && pthread_equal(pthread_self(), hold.holder))
+		atomic_store(&hold.found_published, 1);
 	if (point != RCU__TP_GP_COMPLETE || !atomic_load(&hold.armed) || !pthread_equal(pthread_self(), hold.holder))
 		return;
 	atomic_store(&hold.armed, 0);
@@ -282,6 +284,18 @@ void rcu__test_hook(enum rcu__test_point point)
 	while (!atomic_load(&hold.release) && test_now_ns() < end)
 		test_sleep_us(200);
 	test_block_end();
+}
+
+/* Register, take a cookie inside a section, and say whether it passed before the section ended. */
+static bool cookie_passes_inside_a_section(void)
+{
+	rcu_register_thread();
+	rcu_read_lock();
+	uint64_t inside = get_state_synchronize_rcu();
+	bool passed = poll_state_synchronize_rcu(inside);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return passed;
 }
 
 static void *held_synchronize(void *arg)
@@ -305,19 +319,16 @@ Test(polled, a_completion_without_the_lock_is_never_lowered, .timeout = 60)
 #if defined(RCU_FLAVOUR_QSBR)
 	rcu_thread_online();
 #endif
-	rcu_unregister_thread(); /* nobody registered now: our synchronize_rcu() runs without the lock */
+	rcu_unregister_thread(); /* nobody registered now: the grace period runs without the lock */
 	uint64_t cookie = get_state_synchronize_rcu();
-	synchronize_rcu();
-	cr_assert(poll_state_synchronize_rcu(cookie), "a cookie taken before synchronize_rcu() had not passed when it returned");
+	cond_synchronize_rcu(cookie); /* gp_wait_for(): the compare-exchange advance, E1 */
+	cr_assert(poll_state_synchronize_rcu(cookie), "a cookie taken before cond_synchronize_rcu() had not passed when it returned");
 	atomic_store(&hold.release, 1);
 	pthread_join(holder, NULL);
+	cr_assert(atomic_load(&hold.found_published), "the lock holder did not find its number published: the test missed its case");
 	cr_assert(poll_state_synchronize_rcu(cookie),
 		"a cookie that had passed is pending again: the lock holder lowered the completed grace period");
-	rcu_register_thread();
-	rcu_read_lock();
-	uint64_t inside = get_state_synchronize_rcu();
-	bool passed = poll_state_synchronize_rcu(inside);
-	rcu_read_unlock();
-	rcu_unregister_thread();
-	cr_assert(!passed, "a cookie taken inside a section passed inside it: a completion was published without its advance");
+	cr_assert(!cookie_passes_inside_a_section(), "a cookie taken inside a section passed inside it: E1 published without advancing");
+	synchronize_rcu(); /* the snapshot that advances, E2 */
+	cr_assert(!cookie_passes_inside_a_section(), "a cookie taken inside a section passed inside it: E2 published without advancing");
 }
