@@ -2556,20 +2556,9 @@ RCU__INLINE uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
 	return cur;
 }
 
-/*
- * A grace period with nobody to wait for, without gp_lock: when no thread but the caller is in
- * the registry, see gp_seq at the target or beyond (E1: advance it if nobody has), fence and look
- * (G7, J2), and publish the completion (G4). Without the lock, concurrent callers complete each
- * other's grace periods with two read-modify-writes each, and a holder of the lock that still
- * looks at readers that have left finds its number published already (rcu__gp_complete() only
- * raises it). The ordering is the lock holder's, whose shortcut with no other thread registered
- * this is: a thread that registers after the look sees the advance and what came before it (J1,
- * G7), one that left before it is seen gone with its sections (J2). False, and nothing published:
- * another thread is registered, or gp_seq is behind the target (a cookie from the future).
- */
+/* Is nobody but `self` in the registry? A first look, relaxed: registered threads cost one load. */
 RCU__INLINE bool rcu__gp_alone(struct rcu__state *s, struct rcu__reader *self)
 {
-	/* A first look, relaxed, so that registered threads cost the lock path one load. */
 	struct rcu__reader *head = rcu__load(&s->readers, RCU__RELAXED);
 	return !head || (head == self && !rcu__load(&self->next, RCU__RELAXED));
 }
@@ -2586,6 +2575,17 @@ RCU__INLINE bool rcu__gp_unwatched_end(struct rcu__gp *gp, struct rcu__reader *s
 	return true;
 }
 
+/*
+ * A grace period with nobody to wait for, without gp_lock: when no thread but the caller is in
+ * the registry, see gp_seq at the target or beyond (E1: advance it if nobody has), fence and look
+ * (G7, J2), and publish the completion (G4). Without the lock, concurrent callers complete each
+ * other's grace periods with two read-modify-writes each, and a holder of the lock that still
+ * looks at readers that have left finds its number published already (rcu__gp_complete() only
+ * raises it). The ordering is the lock holder's, whose shortcut with no other thread registered
+ * this is: a thread that registers after the look sees the advance and what came before it (J1,
+ * G7), one that left before it is seen gone with its sections (J2). False, and nothing published:
+ * another thread is registered, or gp_seq is behind the target (a cookie from the future).
+ */
 RCU__INLINE bool rcu__gp_unwatched(struct rcu__gp *gp, struct rcu__reader *self, uint64_t target)
 {
 	if (!rcu__gp_alone(gp->owner, self))
@@ -2727,7 +2727,7 @@ RCU__SLOW(cond_synchronize) void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, 
 RCU__SLOW(synchronize) void RCU__SYM(synchronize)(struct rcu__gp *gp)
 {
 	struct rcu__reader *r = rcu__self();
-	rcu__gp_ready(gp); /* an SRCU domain's owner is set up on first use */
+	rcu__gp_ready(gp); /* the process's state (gp->owner, the registry) on first use */
 	if (!rcu__gp_alone(gp->owner, r)) {
 		RCU__SYM(cond_synchronize)(gp, RCU__SYM(snapshot)(gp));
 		return;
