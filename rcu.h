@@ -954,6 +954,7 @@ void RCU__SYM(qsbr_report)(struct rcu__gp *gp, struct rcu__reader *r, uint64_t s
 void RCU__SYM(synchronize)(struct rcu__gp *gp);
 void RCU__SYM(wait_readers)(struct rcu__gp *gp, uint64_t target);
 void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target);
+void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target);
 bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target);
 uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp);
 uint64_t RCU__SYM(start_poll)(struct rcu__gp *gp);
@@ -2601,16 +2602,24 @@ RCU__INLINE bool rcu__gp_unwatched(struct rcu__gp *gp, struct rcu__reader *self,
 }
 
 /*
- * Make sure grace period `target` (at most gp_seq + 1) has completed: run it or share it. With no
- * thread but the caller registered, without the lock (rcu__gp_unwatched()). A caller
- * that finds another running a grace period does not queue on gp_lock (a mutex is not fair, and
- * its target may complete while it waits): it sleeps on gp_done_word and returns as soon as its
- * target has completed, or takes the lock when it is free.
+ * Make sure grace period `target` (at most gp_seq + 1) has completed: with no thread but the
+ * caller registered, without the lock (rcu__gp_unwatched()); otherwise RCU__SYM(gp_share)().
  */
 RCU__SLOW(gp_wait_for) void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t target)
 {
 	if (rcu__load(&gp->gp_completed, RCU__ACQUIRE) < target && rcu__gp_unwatched(gp, rcu__self(), target))
 		return;
+	RCU__SYM(gp_share)(gp, target);
+}
+
+/*
+ * Make sure grace period `target` (at most gp_seq + 1) has completed, under gp_lock: run it or
+ * share it. A caller that finds another running a grace period does not queue on gp_lock (a
+ * mutex is not fair, and its target may complete while it waits): it sleeps on gp_done_word and
+ * returns as soon as its target has completed, or takes the lock when it is free.
+ */
+RCU__SLOW(gp_share) void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target)
+{
 	for (;;) {
 		/* D1: read the word before the check; pairs with D2 (completion, then the bump). */
 		int32_t word = rcu__load(&gp->gp_done_word, RCU__SEQ_CST);
@@ -2701,9 +2710,9 @@ RCU__SLOW(gp_poll) bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 	return done;
 }
 
-RCU__SLOW(snapshot) uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
+/* The snapshot: the number of the first grace period that starts after this call. */
+RCU__INLINE uint64_t rcu__gp_snapshot(struct rcu__gp *gp)
 {
-	rcu__gp_ready(gp);
 	/*
 	 * G5: a release RMW, so the advance that reads from it (G0) makes the caller's earlier
 	 * accesses (its removal) happen before the scan's fence (G1), whichever caller runs that
@@ -2713,36 +2722,48 @@ RCU__SLOW(snapshot) uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
 	return rcu__fetch_add(&gp->gp_seq, 0, RCU__ACQ_REL) + 1;
 }
 
-RCU__SLOW(cond_synchronize) void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie)
+RCU__SLOW(snapshot) uint64_t RCU__SYM(snapshot)(struct rcu__gp *gp)
+{
+	rcu__gp_ready(gp);
+	return rcu__gp_snapshot(gp);
+}
+
+/*
+ * synchronize() (`fresh`: a grace period that starts now) and cond_synchronize() (the grace
+ * period `cookie`), one body. With nobody else registered at a first look, synchronize()'s
+ * snapshot is the advance and the grace period completes without the lock (rcu__gp_unwatched());
+ * with others, it goes straight to gp_share().
+ */
+RCU__INLINE void rcu__gp_sync(struct rcu__gp *gp, bool fresh, uint64_t cookie)
 {
 	struct rcu__reader *r = rcu__self();
-	rcu__gp_ready(gp);
+	rcu__gp_ready(gp); /* the process's state (gp->owner, the registry) on first use */
 	bool was_online = rcu__qsbr_leave(gp->owner, r);
-	RCU__SYM(gp_wait_for)(gp, cookie);
+	if (!fresh) {
+		RCU__SYM(gp_wait_for)(gp, cookie);
+	} else if (rcu__gp_alone(gp->owner, r)) {
+		/* E2: acq_rel: the snapshot that advances. Its release is G5's (our removal before
+		 * whoever reads the number: readers (R0), a locked caller that finds gp_seq
+		 * advanced); as E1 after. */
+		uint64_t target = rcu__fetch_add(&gp->gp_seq, 1, RCU__ACQ_REL) + 1;
+		if (!rcu__gp_unwatched_end(gp, r, target))
+			RCU__SYM(gp_share)(gp, target); /* someone registered meanwhile: the lock */
+	} else {
+		RCU__SYM(gp_share)(gp, rcu__gp_snapshot(gp));
+	}
 	/* G6: the barrier at the end: accesses after the return stay after the grace period. */
 	rcu__fence_full();
 	rcu__qsbr_return(gp->owner, r, was_online);
 }
 
+RCU__SLOW(cond_synchronize) void RCU__SYM(cond_synchronize)(struct rcu__gp *gp, uint64_t cookie)
+{
+	rcu__gp_sync(gp, false, cookie);
+}
+
 RCU__SLOW(synchronize) void RCU__SYM(synchronize)(struct rcu__gp *gp)
 {
-	struct rcu__reader *r = rcu__self();
-	rcu__gp_ready(gp); /* the process's state (gp->owner, the registry) on first use */
-	if (!rcu__gp_alone(gp->owner, r)) {
-		RCU__SYM(cond_synchronize)(gp, RCU__SYM(snapshot)(gp));
-		return;
-	}
-	/* Nobody else registered: the snapshot is the advance, with no lock (rcu__gp_unwatched()). */
-	bool was_online = rcu__qsbr_leave(gp->owner, r);
-	/*
-	 * E2: acq_rel: the snapshot that advances. Its release is G5's (our removal before whoever
-	 * reads the number: readers (R0), a locked caller that finds gp_seq advanced); as E1 after.
-	 */
-	uint64_t target = rcu__fetch_add(&gp->gp_seq, 1, RCU__ACQ_REL) + 1;
-	if (!rcu__gp_unwatched_end(gp, r, target))
-		RCU__SYM(gp_wait_for)(gp, target); /* someone registered meanwhile: the lock */
-	rcu__fence_full(); /* the barrier at the end, cond_synchronize()'s G6 */
-	rcu__qsbr_return(gp->owner, r, was_online);
+	rcu__gp_sync(gp, true, 0);
 }
 
 /* SRCU domains: set-up on first use (race-safe), the readers' slow path, retirement. */

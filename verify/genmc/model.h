@@ -104,7 +104,7 @@ long syscall(long number, ...); /* glibc's <unistd.h> declares it; GenMC's does 
  * memory synchronisation, C11's mtx_t). GenMC 0.11's own mutex never lets pthread_mutex_trylock()
  * fail once the caller has synchronised with the holder: a thread that acquires a flag the
  * holder set inside its critical section always gets the lock, although the holder may not have
- * released it yet (measured on a four-line program). rcu.h's gp_wait_for() is about a trylock
+ * released it yet (measured on a four-line program). rcu.h's gp_share() is about a trylock
  * that fails while another caller runs a grace period, and with GenMC's mutex a lost wake-up
  * there went unseen. The lock's wait is a loop without side effects, which GenMC turns into an
  * assume.

@@ -203,7 +203,7 @@ proctype Updater(byte u)
 	target = s + 1;
 #endif
 	s = 0;
-	/* gp_wait_for(): return once the target has completed (another caller's grace period may
+	/* gp_share(): return once the target has completed (another caller's grace period may
 	 * serve us), or take gp_lock with trylock and run it; a caller that finds the lock taken
 	 * sleeps on gp_done_word (futex: it sleeps only if the word still holds what it read) until
 	 * the holder bumps the word and, seeing waiters, wakes them. */
