@@ -230,7 +230,7 @@
  * shared state or the meaning of a slow path changes, so that objects built from two versions
  * of the header keep apart instead of sharing a state they disagree on.
  */
-#define RCU__ABI 5
+#define RCU__ABI 6
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
 #define RCU__SYM2(f, v, n) RCU__SYM3(f, v, n)
 #define RCU__SYM(n) RCU__SYM2(RCU__FTAG, RCU__ABI, n)
@@ -776,9 +776,8 @@ struct rcu__gp {
 	uint64_t gp_seq;            /* (atomic) the last grace period started; from 1 */
 	int32_t gp_futex;           /* (atomic) enum rcu__futex_state */
 	int32_t use_membarrier;     /* (atomic) MEMB/BP: membarrier is registered; readers skip fences */
-	int32_t cb_congested;       /* (atomic) QSBR default domain: pending callbacks passed the mark */
 	int32_t kind;               /* enum rcu__gp_kind, fixed at set-up */
-	char pad_readers[2 * RCU_CACHE_LINE - 3 * sizeof(uint64_t)]; /* to gp_completed: two lines */
+	char pad_readers[2 * RCU_CACHE_LINE - sizeof(uint64_t) - 3 * sizeof(int32_t)]; /* to gp_completed: two lines */
 
 	/* Updaters: first what every concurrent synchronize_rcu() caller touches. */
 	uint64_t gp_completed;      /* (atomic) the last grace period completed */
@@ -1152,8 +1151,8 @@ RCU__INLINE void rcu__read_unlock_of(struct rcu__reader *r)
 	(void)r;
 }
 
-/* rcu_quiescent_state(): a report when a grace period began since the last one (or callbacks
- * are congested: the report helps). */
+/* rcu_quiescent_state(): a report when a grace period began since the last one (call_rcu()
+ * above the high-water mark starts one, so that the report helps: rcu__congestion_ask()). */
 RCU__INLINE void rcu__qs_quiescent(void)
 {
 	struct rcu__reader *r = rcu__self();
@@ -1161,8 +1160,7 @@ RCU__INLINE void rcu__qs_quiescent(void)
 	RCU__CHECK(r->nesting == 0, "rcu_quiescent_state()", RCU__RULE_QS_IN_SECTION);
 	/* Q0: acquire: after reporting n, this thread sees what preceded the advance to n (G0). */
 	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
-	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) != seq ||
-			  rcu__load(&gp->cb_congested, RCU__RELAXED)))
+	if (RCU__UNLIKELY(rcu__load(&r->seq, RCU__RELAXED) != seq))
 		RCU__SYM(qsbr_report)(gp, r, seq);
 }
 
@@ -2863,8 +2861,8 @@ RCU__INLINE bool rcu__srcu_has_readers(struct rcu__gp *gp)
  * from inside sections and callbacks (which only wake the worker). call_srcu() does the same
  * per domain (outside sections of that domain).
  * QSBR: an online thread is always inside a section, so its call_rcu() never helps; it helps at
- * its next rcu_quiescent_state() instead: call_rcu() raises cb_congested, on the readers' line,
- * which sends quiescent states to their slow path until a batch brings pending below the mark. Offline
+ * its next rcu_quiescent_state() instead: call_rcu() above the mark advances gp_seq (starts a
+ * grace period), which sends every online thread's next quiescent state to its slow path. Offline
  * and unregistered QSBR threads help in call_rcu(). A helper is in the registry (adopted, if it
  * did not register), so that the callbacks it runs may read under rcu_read_lock().
  * QSBR: callbacks run online, so one that blocks holds up grace periods; go offline around it.
@@ -3092,13 +3090,14 @@ RCU__INLINE int64_t rcu__cbq_pending(struct rcu__cbq *q)
  * Where callbacks differ by flavour: congestion. Above RCU_CALLBACK_HIGH_WATER pending callbacks,
  * call_rcu() callers outside a section help invoke them (rcu__after_enqueue()).
  *   rcu__congestion_ask(gp)   call_rcu() found the queue above the mark
- *   rcu__congestion_end(gp)   a batch was invoked
  */
 #if RCU__QSBR
 /*
  * QSBR's delta (callbacks). An online thread is never outside a section, so it is asked to help
- * at its next quiescent state instead: cb_congested sends rcu_quiescent_state() to its slow path
- * (qsbr_report()), which helps while the queue is above the mark.
+ * at its next quiescent state instead: rcu__congestion_ask() starts a grace period, so that the
+ * next rcu_quiescent_state() of every online thread finds a new number and takes its slow path
+ * (qsbr_report()), which helps while the queue is above the mark. A flag beside gp_seq did the
+ * same at the cost of a third load in every quiescent state.
  */
 RCU__SLOW(over_high_water) bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
 {
@@ -3108,25 +3107,16 @@ RCU__SLOW(over_high_water) bool RCU__SYM(over_high_water)(struct rcu__gp *gp)
 RCU__INLINE void rcu__congestion_ask(struct rcu__gp *gp)
 {
 	/*
-	 * X2: online threads help at their next quiescent state: make them look. Relaxed: a
-	 * quiescent state that misses it now sees it at a later one; it only asks for help.
+	 * X2: online threads help at their next quiescent state: make them look by starting a grace
+	 * period that nobody runs yet (the next caller's grace period, whose number is later, covers
+	 * it). An advance as E1 and E2 are: an RMW, so G5's release sequence runs through it, and a
+	 * reader that reports the new number has seen what the snapshots before it published.
 	 */
-	if (gp->kind == RCU__GP_DEFAULT && !rcu__load(&gp->cb_congested, RCU__RELAXED))
-		rcu__store(&gp->cb_congested, 1, RCU__RELAXED);
-}
-
-RCU__INLINE void rcu__congestion_end(struct rcu__gp *gp)
-{
-	if (rcu__load(&gp->cb_congested, RCU__RELAXED) && !RCU__SYM(over_high_water)(gp))
-		rcu__store(&gp->cb_congested, 0, RCU__RELAXED);
+	if (gp->kind == RCU__GP_DEFAULT)
+		rcu__fetch_add(&gp->gp_seq, 1, RCU__ACQ_REL);
 }
 #else
 RCU__INLINE void rcu__congestion_ask(struct rcu__gp *gp)
-{
-	(void)gp;
-}
-
-RCU__INLINE void rcu__congestion_end(struct rcu__gp *gp)
 {
 	(void)gp;
 }
@@ -3172,7 +3162,6 @@ RCU__INLINE void rcu__invoke_batch(struct rcu__gp *gp, struct rcu__reader *r)
 	r->in_callback = was;
 	rcu__store(&gp->batch_last, (struct rcu_head *)NULL, RCU__RELAXED);
 	rcu__fetch_add(&gp->cbq.invoked, n, RCU__RELEASE);
-	rcu__congestion_end(gp);
 	rcu__qsbr_leave(s, r);
 }
 

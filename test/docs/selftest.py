@@ -232,8 +232,8 @@ def flavour_asked_outside_config(root):
 
 
 def qsbr_hook_missing_in_else(root):
-    sub_once(root, 'rcu.h', r'^RCU__INLINE void rcu__congestion_end\(struct rcu__gp \*gp\)\n\{\n\t\(void\)gp;\n\}\n', '')
-    return ['rcu__congestion_end is defined for QSBR but not in the block\'s #else']
+    sub_once(root, 'rcu.h', r'^RCU__INLINE void rcu__congestion_ask\(struct rcu__gp \*gp\)\n\{\n\t\(void\)gp;\n\}\n', '')
+    return ['rcu__congestion_ask is defined for QSBR but not in the block\'s #else']
 
 
 def contents_out_of_order(root):
