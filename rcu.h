@@ -783,7 +783,7 @@ struct rcu__gp {
 	uint64_t gp_completed;      /* (atomic) the last grace period completed */
 	uint64_t gp_count;          /* (atomic) grace periods run (statistics) */
 	int32_t gp_done_word;       /* (atomic) bumped at each completion: callers that wait sleep on it */
-	int32_t gp_done_waiters;    /* (atomic) 1: a caller may sleep on gp_done_word (cleared by the wake) */
+	int32_t gp_done_waiters;    /* (atomic) */
 	pthread_mutex_t gp_lock;    /* one grace period at a time */
 	uint64_t gp_requested;      /* (atomic) the highest cookie start_poll_*() asked for */
 	int32_t init_state;         /* (atomic) enum rcu__init_state */
@@ -2002,7 +2002,7 @@ RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t exp
 	/*
 	 * S1: the caller's accesses before the check of the word, as futex_wait() orders them (the
 	 * kernel's full barrier before it reads the word). Pairs with the wakers' SB halves: D2 (the
-	 * bump, then the load of gp_done_waiters) against D1 (gp_done_waiters = 1, then this check).
+	 * bump, then the load of gp_done_waiters) against D1 (gp_done_waiters++, then this check).
 	 * Without it a caller that failed the trylock while another ran a grace period can miss the
 	 * bump and sleep for ever (found by GenMC, verify/genmc).
 	 */
@@ -2529,15 +2529,9 @@ RCU__INLINE void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 
 RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
 {
-	/*
-	 * D2: the bump after the completion and the unlock; waiters re-check and may take the lock.
-	 * The wake clears the flag: every sleeper is woken, and one that sleeps again sets it again,
-	 * so a completion wakes only when someone went to sleep since the last wake (with a count,
-	 * woken callers that had not run yet kept it up, and most completions of concurrent
-	 * updaters on 2 CPUs issued a futex wake that found nobody asleep).
-	 */
+	/* D2: the bump after the completion and the unlock; waiters re-check and may take the lock. */
 	rcu__fetch_add(&gp->gp_done_word, 1, RCU__SEQ_CST);
-	if (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST) && rcu__xchg(&gp->gp_done_waiters, 0, RCU__SEQ_CST))
+	if (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST))
 		rcu__word_wake(gp->owner, &gp->gp_done_word);
 	/* An SRCU domain's worker may be polling this grace period: let it see the completion. */
 	if (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) /* only SRCU domains join the list */
@@ -2642,10 +2636,11 @@ RCU__SLOW(gp_share) void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target)
 			changed = rcu__load(&gp->gp_done_word, RCU__RELAXED) != word;
 		}
 		if (!changed) {
-			/* D1, the sleeper's half: gp_done_waiters = 1, then the check; pairs with D2. */
-			rcu__store(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
+			/* D1, the sleeper's half: gp_done_waiters++, then the check; pairs with D2. */
+			rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
 			if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
 				rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
+			rcu__fetch_sub(&gp->gp_done_waiters, 1, RCU__RELAXED);
 		}
 	}
 	if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target) {

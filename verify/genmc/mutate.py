@@ -17,7 +17,7 @@ has several comments (L1, G6, ...) is mutated at every one of them, or at the N-
 (counted from 1 in file order). ~TEXT moves from the labelled statement to the first statement
 within a few lines below it whose text contains TEXT (repeat ~TEXT to go on from there): for a
 label whose prose names more than one access (D2: the bump of the word, then the load of
-`gp_done_waiters`: D2~gp_done_waiters:relaxed; D1's second comment, D1#2, is `gp_done_waiters = 1`,
+`gp_done_waiters`: D2~gp_done_waiters:relaxed; D1's second comment, D1#2, is `gp_done_waiters++`,
 and D1#2~gp_completed the load of `gp_completed` after it).
 
 KIND, applied inside the labelled statement only (of an if, for or while with a block, inside its

@@ -182,7 +182,7 @@ MUTANTS = [
          targets=T("grace_period", "memb", "bp", "mb")),
     dict(name="sharers-not-woken", area="wake-ups",
          bug="the end of a grace period wakes callers sharing it only when none is waiting (the check is inverted)",
-         old="\tif (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST) && rcu__xchg(&gp->gp_done_waiters, 0, RCU__SEQ_CST))\n",
+         old="\tif (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST))\n",
          new="\tif (!rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST))\n",
          targets=T("grace_period", "memb", "qsbr")),
     dict(name="srcu-reader-does-not-kick-worker", area="wake-ups, SRCU",

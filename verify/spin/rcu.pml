@@ -64,7 +64,7 @@ byte gp_seq = 1;
 byte gp_completed = 1;
 bit gp_lock;
 byte gp_done_word;      /* bumped after each release of gp_lock (D2) */
-bit gp_done_waiters;    /* set by a caller about to sleep on gp_done_word, cleared by the wake */
+byte gp_done_waiters;   /* callers asleep, or about to sleep, on gp_done_word */
 bit done_sleep[NU + 1]; /* futex sleepers on gp_done_word, by updater number */
 byte gp_futex;          /* 0 or ARMED */
 byte slot[NR];          /* the readers' slots, as memory holds them */
@@ -216,7 +216,7 @@ proctype Updater(byte u)
 		if
 		:: atomic { gp_lock == 0 -> gp_lock = 1; word = 0 }; break   /* trylock won */
 		:: gp_lock != 0 ->                                           /* trylock lost */
-			gp_done_waiters = 1;
+			gp_done_waiters++;
 #ifndef BROKEN_DONE_RECHECK
 			if
 			:: gp_completed < target ->
@@ -231,7 +231,7 @@ proctype Updater(byte u)
 			done_sleep[u] = 1;                      /* sleeps without re-checking anything */
 			done_sleep[u] == 0;
 #endif
-			word = 0
+			atomic { gp_done_waiters--; word = 0 }
 		fi
 	od;
 	if
@@ -293,7 +293,6 @@ unlock:
 	if
 	:: gp_done_waiters > 0 ->                               /* futex wake of every sleeper */
 		atomic {
-			gp_done_waiters = 0;                            /* the wake clears the flag */
 			i = 1;
 			do
 #ifdef COVER_DONE_WAKE
