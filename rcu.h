@@ -1063,7 +1063,7 @@ RCU__INLINE void rcu__slot_enter(struct rcu__gp *gp, uint64_t *slot)
 	uint64_t seq = rcu__load(&gp->gp_seq, RCU__ACQUIRE);
 	RCU__DELAY();
 	rcu__store(slot, seq, RCU__RELAXED);
-	/* R1: our slot store before the section's loads; pairs with G1 in RCU__SYM(gp_wait_for)(). */
+	/* R1: our slot store before the section's loads; pairs with G1 in RCU__SYM(gp_share)(). */
 #if RCU__MEMB_READER
 	if (RCU__UNLIKELY(!rcu__load(&gp->use_membarrier, RCU__RELAXED)))
 		rcu__fence_full();
@@ -2545,8 +2545,9 @@ RCU__INLINE uint64_t rcu__gp_advance(struct rcu__gp *gp, uint64_t target)
 	/*
 	 * G0: the advance, a read-modify-write: it reads from the snapshots' RMWs, so their
 	 * callers' earlier accesses happen before any reader that sees the new number (R0).
-	 * cur >= target without an advance: a poll step or a caller without the lock (E1, E2)
-	 * advanced it already, or a forked child's parent was mid-period. Read relaxed: the fence
+	 * cur >= target without an advance: a poll step, a caller without the lock (E1, E2) or a
+	 * congested QSBR call_rcu() (X2) advanced it already, or a forked child's parent was
+	 * mid-period. Read relaxed: the fence
 	 * that follows (G7, G1) orders what came before that caller's release RMW.
 	 */
 	if (cur < target)
