@@ -230,7 +230,7 @@
  * shared state or the meaning of a slow path changes, so that objects built from two versions
  * of the header keep apart instead of sharing a state they disagree on.
  */
-#define RCU__ABI 6
+#define RCU__ABI 7
 #define RCU__SYM3(f, v, n) rcu__##f##_v##v##_##n
 #define RCU__SYM2(f, v, n) RCU__SYM3(f, v, n)
 #define RCU__SYM(n) RCU__SYM2(RCU__FTAG, RCU__ABI, n)
@@ -523,6 +523,7 @@ extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) R
 #define rcu__xchg(p, v, mo) __atomic_exchange_n((p), (v), mo)
 #define rcu__fetch_add(p, v, mo) __atomic_fetch_add((p), (v), mo)
 #define rcu__fetch_sub(p, v, mo) __atomic_fetch_sub((p), (v), mo)
+#define rcu__fetch_and(p, v, mo) __atomic_fetch_and((p), (v), mo)
 #define rcu__cas(p, expected, v, ok_mo, fail_mo) \
 	__atomic_compare_exchange_n((p), (expected), (v), false, ok_mo, fail_mo)
 #define rcu__cas_weak(p, expected, v, ok_mo, fail_mo) \
@@ -782,8 +783,7 @@ struct rcu__gp {
 	/* Updaters: first what every concurrent synchronize_rcu() caller touches. */
 	uint64_t gp_completed;      /* (atomic) the last grace period completed */
 	uint64_t gp_count;          /* (atomic) grace periods run (statistics) */
-	int32_t gp_done_word;       /* (atomic) bumped at each completion: callers that wait sleep on it */
-	int32_t gp_done_waiters;    /* (atomic) */
+	int32_t gp_done_word;       /* (atomic) completions in twos, and RCU__DONE_WAITERS: callers sleep on it */
 	pthread_mutex_t gp_lock;    /* one grace period at a time */
 	uint64_t gp_requested;      /* (atomic) the highest cookie start_poll_*() asked for */
 	int32_t init_state;         /* (atomic) enum rcu__init_state */
@@ -2001,10 +2001,9 @@ RCU__INLINE void rcu__word_wait(struct rcu__state *s, int32_t *word, int32_t exp
 	pthread_mutex_lock(&s->word_lock);
 	/*
 	 * S1: the caller's accesses before the check of the word, as futex_wait() orders them (the
-	 * kernel's full barrier before it reads the word). Pairs with the wakers' SB halves: D2 (the
-	 * bump, then the load of gp_done_waiters) against D1 (gp_done_waiters++, then this check).
-	 * Without it a caller that failed the trylock while another ran a grace period can miss the
-	 * bump and sleep for ever (found by GenMC, verify/genmc).
+	 * kernel's full barrier before it reads the word), so that both paths keep one contract. No
+	 * protocol needs it today: K2's own seq_cst store and load close its pair with K1, and
+	 * gp_done_word's waiters' bit and bump are read-modify-writes of the word itself (D1/D2).
 	 */
 	rcu__fence_full();
 	if (rcu__load(word, RCU__RELAXED) == expected) {
@@ -2527,12 +2526,33 @@ RCU__INLINE void rcu__gp_complete(struct rcu__gp *gp, uint64_t cur)
 	}
 }
 
+/*
+ * gp_done_word counts completions in twos (it wraps); its low bit says that a caller sleeps, or
+ * is about to sleep, on the word.
+ */
+enum { RCU__DONE_WAITERS = 1, RCU__DONE_BUMP = 2 };
+
+/* The completions a value of gp_done_word counts, without the waiters' bit. */
+RCU__INLINE int32_t rcu__done_count(int32_t word)
+{
+	return word & ~(int32_t)RCU__DONE_WAITERS;
+}
+
 RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
 {
-	/* D2: the bump after the completion and the unlock; waiters re-check and may take the lock. */
-	rcu__fetch_add(&gp->gp_done_word, 1, RCU__SEQ_CST);
-	if (rcu__load(&gp->gp_done_waiters, RCU__SEQ_CST))
+	/*
+	 * D2: the bump after the completion and the unlock. A waiter's compare-exchange that sets
+	 * the waiters' bit (D1) is before the bump in the word's modification order (the bump finds
+	 * the bit) or fails (the waiter looks again). Release, for D1's acquire load: a waiter that
+	 * reads the bump sees the completion. With the bit found, clear it and wake: every change of
+	 * a value with the bit set is followed by a wake, so a caller asleep on such a value is
+	 * woken. (Another caller may find the bit set in the meantime: it sleeps on a value that the
+	 * clear changes, or is woken.) Both are read-modify-writes that cannot fail: no loop.
+	 */
+	if (rcu__fetch_add(&gp->gp_done_word, RCU__DONE_BUMP, RCU__RELEASE) & RCU__DONE_WAITERS) {
+		rcu__fetch_and(&gp->gp_done_word, ~(int32_t)RCU__DONE_WAITERS, RCU__RELAXED);
 		rcu__word_wake(gp->owner, &gp->gp_done_word);
+	}
 	/* An SRCU domain's worker may be polling this grace period: let it see the completion. */
 	if (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) /* only SRCU domains join the list */
 		RCU__SYM(srcu_kick)(gp->owner);
@@ -2620,8 +2640,12 @@ RCU__SLOW(gp_wait_for) void RCU__SYM(gp_wait_for)(struct rcu__gp *gp, uint64_t t
 RCU__SLOW(gp_share) void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target)
 {
 	for (;;) {
-		/* D1: read the word before the check; pairs with D2 (completion, then the bump). */
-		int32_t word = rcu__load(&gp->gp_done_word, RCU__SEQ_CST);
+		/*
+		 * D1: read the word before the check. Acquire, with D2's release: a caller that reads a
+		 * bump sees the completion and the unlock before it, so it returns or wins the trylock
+		 * (relaxed, C11 lets the trylock keep failing on the stale lock state).
+		 */
+		int32_t word = rcu__load(&gp->gp_done_word, RCU__ACQUIRE);
 		if (rcu__load(&gp->gp_completed, RCU__ACQUIRE) >= target)
 			return;
 		if (pthread_mutex_trylock(&gp->gp_lock) == 0)
@@ -2634,15 +2658,23 @@ RCU__SLOW(gp_share) void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target)
 		bool changed = false;
 		for (unsigned i = 0; i < RCU__SHARE_SPIN && !changed; i++) {
 			rcu__cpu_relax();
-			changed = rcu__load(&gp->gp_done_word, RCU__RELAXED) != word;
+			changed = rcu__done_count(rcu__load(&gp->gp_done_word, RCU__RELAXED)) != rcu__done_count(word);
 		}
-		if (!changed) {
-			/* D1, the sleeper's half: gp_done_waiters++, then the check; pairs with D2. */
-			rcu__fetch_add(&gp->gp_done_waiters, 1, RCU__SEQ_CST);
-			if (rcu__load(&gp->gp_completed, RCU__SEQ_CST) < target)
-				rcu__word_wait(gp->owner, &gp->gp_done_word, word, -1);
-			rcu__fetch_sub(&gp->gp_done_waiters, 1, RCU__RELAXED);
-		}
+		if (changed)
+			continue;
+		int32_t asleep = word | RCU__DONE_WAITERS;
+		/*
+		 * D1, the sleeper's half: set the waiters' bit in the value read above; pairs with D2.
+		 * If the compare-exchange fails, a completion bumped the word (look again) or another
+		 * waiter set the bit on the same count (sleep on that value). Relaxed: what forbids the
+		 * lost wake-up is the word's modification order, in which every read-modify-write
+		 * reads the latest value, and futex_wait()'s check of the word.
+		 */
+		if (word != asleep && !rcu__cas(&gp->gp_done_word, &word, asleep, RCU__RELAXED, RCU__RELAXED) && word != asleep)
+			continue;
+		/* Relaxed: it only spares a sleep; the loop returns on the acquire load above. */
+		if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target)
+			rcu__word_wait(gp->owner, &gp->gp_done_word, asleep, -1);
 	}
 	if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target) {
 		uint64_t cur = rcu__gp_advance(gp, target);
@@ -3728,7 +3760,7 @@ RCU__INLINE void rcu__child_domain(struct rcu__gp *gp, bool keep_membarrier)
 	pthread_mutex_init(&gp->gp_lock, NULL);
 	pthread_mutex_init(&gp->cb_consumer, NULL);
 	rcu__store(&gp->gp_futex, RCU__FUTEX_IDLE, RCU__RELAXED);
-	rcu__store(&gp->gp_done_waiters, 0, RCU__RELAXED);
+	rcu__store(&gp->gp_done_word, rcu__done_count(rcu__load(&gp->gp_done_word, RCU__RELAXED)), RCU__RELAXED);
 	if (!keep_membarrier)
 		rcu__store(&gp->use_membarrier, 0, RCU__RELAXED); /* one thread: safe */
 	struct rcu__cbq *q = &gp->cbq;

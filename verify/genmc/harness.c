@@ -376,10 +376,16 @@ int main(void)
  * gp_lock (the waiters' sleep); in QSBR, or with -DSHARE_UNWATCHED, they stay unregistered and
  * complete without the lock (rcu__gp_unwatched()) beside each other.
  * PROBE 1: no caller sleeps on gp_done_word (must fail: the waiters' sleep is reached).
+ * -DSHARE_UPDATERS=3: three updaters (READERS=0): a caller can then read a completion's bump
+ * and still lose the trylock, to a third caller (a shape two callers cannot reach, in which a
+ * waiters' flag kept apart from the word lost a wake-up; docs/testing.md).
  * -DSHARE_SRCU: the same on a DEFINE_SRCU() domain (unregistered readers, synchronize_srcu()),
  * whose scan reads the readers' SRCU slots (G2's second site).
  */
-static struct node *_Atomic gp[2];
+#ifndef SHARE_UPDATERS
+#define SHARE_UPDATERS 2
+#endif
+static struct node *_Atomic gp[SHARE_UPDATERS];
 #if defined(SHARE_SRCU)
 DEFINE_SRCU(ss);
 #endif
@@ -424,11 +430,18 @@ static void *updater(void *arg)
 
 int main(void)
 {
+	/* Unrolled by hand: a loop here would count against GenMC's -unroll bound. */
 	rcu_init_pointer(gp[0], node_new(LIVE));
 	rcu_init_pointer(gp[1], node_new(LIVE));
+#if SHARE_UPDATERS > 2
+	rcu_init_pointer(gp[2], node_new(LIVE));
+#endif
 	spawn_readers(reader, READERS);
 	spawn(updater, 0);
 	spawn(updater, 1);
+#if SHARE_UPDATERS > 2
+	spawn(updater, 2);
+#endif
 	join_all();
 	if (PROBE == 1)
 		assert(atomic_load_explicit(&model_sleeps, memory_order_relaxed) == 0);

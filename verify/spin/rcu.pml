@@ -5,8 +5,10 @@
  * What is modelled (see docs/testing.md for what is left out):
  *   - gp_seq / gp_completed, the snapshot s and target s + 1, the advance under gp_lock, and
  *     sharing of grace periods between NU concurrent synchronize_rcu() callers: trylock, and a
- *     caller that loses it sleeps on gp_done_word (D1) until the holder bumps it and wakes the
- *     waiters it counts (D2), then returns if its target has completed or tries again;
+ *     caller that loses it sets the waiters' bit of gp_done_word (D1, a compare-exchange on the
+ *     value it read) and sleeps on the word until the holder bumps it and, finding the bit,
+ *     clears it and wakes the sleepers (D2), then returns if its target has completed or tries
+ *     again;
  *   - the reader's outermost lock and unlock (MB, MEMB with membarrier, QSBR quiescent states);
  *   - the scan, slot by slot, the spin-then-sleep on the futex word, the re-check after arming,
  *     and the wake by the last reader out (MB: the timed sleep that stands in for the wake);
@@ -27,6 +29,10 @@
  *   -DBROKEN_ZERO_BLOCKS    the scan forgets that slot 0 means "not reading": waits forever
  *   -DBROKEN_DONE_RECHECK   a caller that finds gp_lock taken sleeps without re-checking the
  *                           completion or the word it read (D1): lost wake-up between callers
+ *   -DBROKEN_DONE_FLAG      the waiters' bit kept apart from the word, in a flag that the wake
+ *                           clears with an exchange (a design tried and reverted): with three
+ *                           callers a waker clears the flag of a waiter that already read its
+ *                           bump, and the waiter sleeps with nobody left to wake it
  * Reachability probes (the check must reach the assert, showing the paths are exercised):
  *   -DCOVER_SHARE           a caller returns on a grace period that another caller ran
  *   -DCOVER_WAKE            a sleeping updater is woken by a reader
@@ -63,8 +69,10 @@
 byte gp_seq = 1;
 byte gp_completed = 1;
 bit gp_lock;
-byte gp_done_word;      /* bumped after each release of gp_lock (D2) */
-byte gp_done_waiters;   /* callers asleep, or about to sleep, on gp_done_word */
+byte gp_done_word;      /* completions in twos, bumped after each release of gp_lock (D2); bit 0: waiters */
+#ifdef BROKEN_DONE_FLAG
+bit gp_done_waiters;    /* the broken variant's flag, apart from the word */
+#endif
 bit done_sleep[NU + 1]; /* futex sleepers on gp_done_word, by updater number */
 byte gp_futex;          /* 0 or ARMED */
 byte slot[NR];          /* the readers' slots, as memory holds them */
@@ -182,6 +190,7 @@ proctype Reader(byte me)
 proctype Updater(byte u)
 {
 	byte s, target, cur, old, i, word;
+	bit set;        /* D1: the waiters' bit is set in `word`; D2: the bump found it set */
 	byte pre[NR];
 	bit ran;        /* this caller ran a grace period itself */
 
@@ -216,10 +225,26 @@ proctype Updater(byte u)
 		if
 		:: atomic { gp_lock == 0 -> gp_lock = 1; word = 0 }; break   /* trylock won */
 		:: gp_lock != 0 ->                                           /* trylock lost */
-			gp_done_waiters++;
+#if defined(BROKEN_DONE_FLAG)
+			gp_done_waiters = 1;
+			set = 1;
+#else
+			/* D1: compare-exchange word -> word | 1 (already set: sleep on it as it is) */
+			atomic {
+				if
+				:: (word & 1) -> set = 1
+				:: else ->
+					if
+					:: gp_done_word == word -> gp_done_word = word | 1; word = word | 1; set = 1
+					:: gp_done_word == (word | 1) -> word = word | 1; set = 1
+					:: else -> set = 0              /* bumped: look again */
+					fi
+				fi
+			};
+#endif
 #ifndef BROKEN_DONE_RECHECK
 			if
-			:: gp_completed < target ->
+			:: set && gp_completed < target ->
 				atomic { if :: gp_done_word == word -> done_sleep[u] = 1 :: else fi };
 				done_sleep[u] == 0;
 #ifdef COVER_DONE_WAKE
@@ -231,7 +256,7 @@ proctype Updater(byte u)
 			done_sleep[u] = 1;                      /* sleeps without re-checking anything */
 			done_sleep[u] == 0;
 #endif
-			atomic { gp_done_waiters--; word = 0 }
+			atomic { word = 0; set = 0 }
 		fi
 	od;
 	if
@@ -289,10 +314,18 @@ finished:
 	atomic { gp_completed = cur; cur = 0; ran = 1 };        /* G4 */
 unlock:
 	gp_lock = 0;
-	gp_done_word++;                                         /* D2 */
+#ifdef BROKEN_DONE_FLAG
+	gp_done_word = gp_done_word + 2;                        /* D2 */
 	if
-	:: gp_done_waiters > 0 ->                               /* futex wake of every sleeper */
-		atomic {
+	:: atomic { gp_done_waiters -> gp_done_waiters = 0 } ->     /* exchange: it was set */
+#else
+	atomic { set = gp_done_word & 1; gp_done_word = gp_done_word + 2 };   /* D2: fetch_add */
+	if
+	:: set ->
+		gp_done_word = gp_done_word & 254;              /* fetch_and: clear the bit */
+#endif
+		atomic {                                        /* futex wake of every sleeper */
+			set = 0;
 			i = 1;
 			do
 #ifdef COVER_DONE_WAKE

@@ -6,7 +6,8 @@
 #                      verifies in every flavour, every broken variant is rejected for the
 #                      expected reason, every coverage probe reaches its assert
 #   SPIN_KEEP=1        keep the work folder (pan sources, trails) and print where it is
-#   SPIN_FULL=1        also the larger shape C (2 readers and 2 callers; ~1 min, ~2 GiB)
+#   SPIN_FULL=1        also the larger shape C (2 readers and 2 callers; ~1 min, ~2 GiB) and
+#                      QSBR in shape D (3 callers; 11 M states, ~30 s, ~1.5 GiB)
 #
 # Exit status 77 (Meson's "skipped") when spin or a C compiler is missing.
 set -u
@@ -24,9 +25,13 @@ if [ -n "${SPIN_KEEP:-}" ]; then echo "spin: work folder $work"; else trap 'rm -
 #   B = 1 reader x 2 sections, 2 concurrent synchronize_rcu() callers (grace-period sharing, the
 #       callers' sleep on gp_done_word).
 #   C = 2 readers x 1 section, 2 callers: both at once, tens of seconds and ~2 GiB; SPIN_FULL=1 only.
+#   D = 3 concurrent callers, a reader with no section: a caller can read a completion's bump and
+#       still lose the trylock, to the third (two callers cannot reach that; the waiters' flag of
+#       -DBROKEN_DONE_FLAG loses a wake-up only there). With one section as well: ~5 GiB.
 A="-DNR=2 -DNU=1 -DSECTIONS=2"
 B="-DNR=1 -DNU=2 -DSECTIONS=2"
 C="-DNR=2 -DNU=2 -DSECTIONS=1"
+D="-DNR=1 -DNU=3 -DSECTIONS=0"
 
 # kind | name | search | expected | defines
 #   kind:     model (must verify), broken (must be rejected), probe (must reach its assert)
@@ -45,6 +50,9 @@ model |memb-B   |np    |ok|-DMEMB $B
 model |qsbr-A   |safety|ok|-DQSBR $A
 model |qsbr-B   |safety|ok|-DQSBR $B
 model |qsbr-A   |np    |ok|-DQSBR $A
+model |mb-D     |safety|ok|-DMB $D
+model |memb-D   |safety|ok|-DMEMB $D
+model |memb-D   |np    |ok|-DMEMB $D
 broken|reader-fence:mb-A    |safety|$GHOST|-DMB -DBROKEN_READER_FENCE $A
 broken|reader-fence:mb-A    |safety|$DATA|-DMB -DBROKEN_READER_FENCE -DDATA_ONLY $A
 broken|reader-fence:mb-B    |safety|$GHOST|-DMB -DBROKEN_READER_FENCE $B
@@ -63,6 +71,8 @@ broken|zero-blocks:memb-A   |safety|invalid end state|-DMEMB -DBROKEN_ZERO_BLOCK
 broken|zero-blocks:memb-A   |np    |non-progress cycle|-DMEMB -DBROKEN_ZERO_BLOCKS $A
 broken|done-recheck:memb-B  |safety|invalid end state|-DMEMB -DBROKEN_DONE_RECHECK $B
 broken|done-recheck:mb-B    |safety|invalid end state|-DMB -DBROKEN_DONE_RECHECK $B
+broken|done-flag:memb-D     |safety|invalid end state|-DMEMB -DBROKEN_DONE_FLAG $D
+broken|done-flag:qsbr-D     |safety|invalid end state|-DQSBR -DBROKEN_DONE_FLAG $D
 probe |share:memb-B      |safety|assertion violated ran|-DMEMB -DCOVER_SHARE $B
 probe |done-wake:memb-B  |safety|assertion violated.*done_woken|-DMEMB -DCOVER_DONE_WAKE $B
 probe |wake:mb-A         |safety|assertion violated.*woken_by_reader|-DMB -DCOVER_WAKE $A
@@ -76,6 +86,7 @@ if [ -n "${SPIN_FULL:-}" ]; then
 	checks+=$'\n'"model |mb-C     |safety|ok|-DMB $C"
 	checks+=$'\n'"model |memb-C   |safety|ok|-DMEMB $C"
 	checks+=$'\n'"model |qsbr-C   |safety|ok|-DQSBR $C"
+	checks+=$'\n'"model |qsbr-D   |safety|ok|-DQSBR $D"
 fi
 
 # One check in its own folder: writes <dir>/result = "PASS|FAIL <what happened>".
