@@ -2538,7 +2538,11 @@ RCU__INLINE int32_t rcu__done_count(int32_t word)
 	return word & ~(int32_t)RCU__DONE_WAITERS;
 }
 
-RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
+/*
+ * After every release of gp_lock, and every completion without it: callers that lost the trylock
+ * and sleep on gp_done_word look again, and take the lock if it is free.
+ */
+RCU__INLINE void rcu__gp_done_bump(struct rcu__gp *gp)
 {
 	/*
 	 * D2: the bump after the completion and the unlock. A waiter's compare-exchange that sets
@@ -2553,6 +2557,11 @@ RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
 		rcu__fetch_and(&gp->gp_done_word, ~(int32_t)RCU__DONE_WAITERS, RCU__RELAXED);
 		rcu__word_wake(gp->owner, &gp->gp_done_word);
 	}
+}
+
+RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
+{
+	rcu__gp_done_bump(gp);
 	/* An SRCU domain's worker may be polling this grace period: let it see the completion. */
 	if (rcu__load(&gp->on_worklist, RCU__SEQ_CST)) /* only SRCU domains join the list */
 		RCU__SYM(srcu_kick)(gp->owner);
@@ -2662,16 +2671,18 @@ RCU__SLOW(gp_share) void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target)
 		}
 		if (changed)
 			continue;
-		int32_t asleep = word | RCU__DONE_WAITERS;
+		int32_t asleep = word | RCU__DONE_WAITERS, seen = word;
 		/*
-		 * D1, the sleeper's half: set the waiters' bit in the value read above; pairs with D2.
-		 * If the compare-exchange fails, a completion bumped the word (look again) or another
-		 * waiter set the bit on the same count (sleep on that value). Relaxed: what forbids the
-		 * lost wake-up is the word's modification order, in which every read-modify-write
-		 * reads the latest value, and futex_wait()'s check of the word.
+		 * D1, the sleeper's half: set the waiters' bit in the value read above (unless it is set
+		 * already); pairs with D2. If the compare-exchange fails, a bump came (look again) or
+		 * another waiter set the bit on the same count (sleep on that value). Relaxed: what
+		 * forbids the lost wake-up is the word's modification order, in which every
+		 * read-modify-write reads the latest value, and futex_wait()'s check of the word.
 		 */
-		if (word != asleep && !rcu__cas(&gp->gp_done_word, &word, asleep, RCU__RELAXED, RCU__RELAXED) && word != asleep)
-			continue;
+		if (seen != asleep && !rcu__cas(&gp->gp_done_word, &seen, asleep, RCU__RELAXED, RCU__RELAXED)) {
+			if (seen != asleep)
+				continue;
+		}
 		/* Relaxed: it only spares a sleep; the loop returns on the acquire load above. */
 		if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target)
 			rcu__word_wait(gp->owner, &gp->gp_done_word, asleep, -1);
@@ -2738,6 +2749,8 @@ RCU__SLOW(gp_poll) bool RCU__SYM(gp_poll)(struct rcu__gp *gp, uint64_t target)
 	pthread_mutex_unlock(&gp->gp_lock);
 	if (done)
 		rcu__gp_completed_wake(gp);
+	else
+		rcu__gp_done_bump(gp); /* a caller whose trylock this step made fail may be asleep */
 	return done;
 }
 

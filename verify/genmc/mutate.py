@@ -112,6 +112,13 @@ def statement_after(text, pos):
             depth -= 1
             if depth < 0:
                 raise MutationError("label before the end of a block: no statement follows")
+            if c == "}" and depth == 0 and re.match(r"(if|for|while)\b", text[start:start + 6]):
+                # An if, for or while whose body is a block ends with the block, unless an else follows.
+                k = j + 1
+                while k < n and text[k] in " \t\n":
+                    k += 1
+                if not (text.startswith("else", k) and not re.match(r"\w", text[k + 4:k + 5])):
+                    return start, j + 1
         elif c == ";" and depth == 0:
             k = j + 1
             while k < n and text[k] in " \t\n":
