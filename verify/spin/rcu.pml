@@ -38,6 +38,11 @@
  *   -DCOVER_WAKE            a sleeping updater is woken by a reader
  *   -DCOVER_STALE           a scan reads a slot whose newer value is still in a store buffer
  *   -DCOVER_DONE_WAKE       a caller asleep on gp_done_word is woken by the one that ran the period
+ *   -DCOVER_DONE_ODD        a caller sleeps on a value whose waiters' bit another caller set, read
+ *                           as it was (no compare-exchange of its own)
+ *   -DCOVER_DONE_SEEN       a caller sleeps after its compare-exchange failed on the value with
+ *                           the bit that another caller had just set
+ *                           (these two: shape D only, they need three callers)
  *
  *   -DDATA_ONLY             leave out the ghost assert: the data check alone must catch the bug
  *
@@ -191,6 +196,7 @@ proctype Updater(byte u)
 {
 	byte s, target, cur, old, i, word;
 	bit set;        /* D1: the waiters' bit is set in `word`; D2: the bump found it set */
+	byte how;       /* D1: 0 the caller set the bit, 1 it read it set, 2 its compare-exchange found it set */
 	byte pre[NR];
 	bit ran;        /* this caller ran a grace period itself */
 
@@ -232,11 +238,11 @@ proctype Updater(byte u)
 			/* D1: compare-exchange word -> word | 1 (already set: sleep on it as it is) */
 			atomic {
 				if
-				:: (word & 1) -> set = 1
+				:: (word & 1) -> set = 1; how = 1
 				:: else ->
 					if
-					:: gp_done_word == word -> gp_done_word = word | 1; word = word | 1; set = 1
-					:: gp_done_word == (word | 1) -> word = word | 1; set = 1
+					:: gp_done_word == word -> gp_done_word = word | 1; word = word | 1; set = 1; how = 0
+					:: gp_done_word == (word | 1) -> word = word | 1; set = 1; how = 2
 					:: else -> set = 0              /* bumped: look again */
 					fi
 				fi
@@ -245,7 +251,14 @@ proctype Updater(byte u)
 #ifndef BROKEN_DONE_RECHECK
 			if
 			:: set && gp_completed < target ->
-				atomic { if :: gp_done_word == word -> done_sleep[u] = 1 :: else fi };
+				atomic { if :: gp_done_word == word -> done_sleep[u] = 1 :: else fi;
+#ifdef COVER_DONE_ODD
+					assert(!(done_sleep[u] && how == 1));
+#endif
+#ifdef COVER_DONE_SEEN
+					assert(!(done_sleep[u] && how == 2));
+#endif
+					how = 0 };
 				done_sleep[u] == 0;
 #ifdef COVER_DONE_WAKE
 				assert(!done_woken);

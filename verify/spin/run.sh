@@ -75,6 +75,8 @@ broken|done-flag:memb-D     |safety|invalid end state|-DMEMB -DBROKEN_DONE_FLAG 
 broken|done-flag:qsbr-D     |safety|invalid end state|-DQSBR -DBROKEN_DONE_FLAG $D
 probe |share:memb-B      |safety|assertion violated ran|-DMEMB -DCOVER_SHARE $B
 probe |done-wake:memb-B  |safety|assertion violated.*done_woken|-DMEMB -DCOVER_DONE_WAKE $B
+probe |done-odd:memb-D   |safety|assertion violated.*how==1|-DMEMB -DCOVER_DONE_ODD $D
+probe |done-seen:memb-D  |safety|assertion violated.*how==2|-DMEMB -DCOVER_DONE_SEEN $D
 probe |wake:mb-A         |safety|assertion violated.*woken_by_reader|-DMB -DCOVER_WAKE $A
 probe |wake:memb-A       |safety|assertion violated.*woken_by_reader|-DMEMB -DCOVER_WAKE $A
 probe |wake:qsbr-A       |safety|assertion violated.*woken_by_reader|-DQSBR -DCOVER_WAKE $A
