@@ -2559,6 +2559,25 @@ RCU__INLINE void rcu__gp_done_bump(struct rcu__gp *gp)
 	}
 }
 
+/*
+ * The sleeper's half of D1, in gp_share(): set the waiters' bit in `word`, the value of
+ * gp_done_word the caller read. True when the word holds word | RCU__DONE_WAITERS, the caller's
+ * to sleep on (set by it, or by another waiter on the same count); false when a bump came since
+ * (look again).
+ */
+RCU__INLINE bool rcu__done_announce(struct rcu__gp *gp, int32_t word)
+{
+	int32_t asleep = word | RCU__DONE_WAITERS;
+	if (word == asleep)
+		return true;
+	/*
+	 * D1, the sleeper's half; pairs with D2. Relaxed: what forbids the lost wake-up is the
+	 * word's modification order, in which every read-modify-write reads the latest value, and
+	 * futex_wait()'s check of the word.
+	 */
+	return rcu__cas(&gp->gp_done_word, &word, asleep, RCU__RELAXED, RCU__RELAXED) || word == asleep;
+}
+
 RCU__INLINE void rcu__gp_completed_wake(struct rcu__gp *gp)
 {
 	rcu__gp_done_bump(gp);
@@ -2669,23 +2688,13 @@ RCU__SLOW(gp_share) void RCU__SYM(gp_share)(struct rcu__gp *gp, uint64_t target)
 			rcu__cpu_relax();
 			changed = rcu__done_count(rcu__load(&gp->gp_done_word, RCU__RELAXED)) != rcu__done_count(word);
 		}
-		if (changed)
-			continue;
-		int32_t asleep = word | RCU__DONE_WAITERS, seen = word;
 		/*
-		 * D1, the sleeper's half: set the waiters' bit in the value read above (unless it is set
-		 * already); pairs with D2. If the compare-exchange fails, a bump came (look again) or
-		 * another waiter set the bit on the same count (sleep on that value). Relaxed: what
-		 * forbids the lost wake-up is the word's modification order, in which every
-		 * read-modify-write reads the latest value, and futex_wait()'s check of the word.
+		 * The load of gp_completed is relaxed: it only spares a sleep; the loop returns on the
+		 * acquire load above. (No `continue` in this loop: clang -O1 turns the extra exit into
+		 * a jump table in .rodata, which may not point into a slow path's section.)
 		 */
-		if (seen != asleep && !rcu__cas(&gp->gp_done_word, &seen, asleep, RCU__RELAXED, RCU__RELAXED)) {
-			if (seen != asleep)
-				continue;
-		}
-		/* Relaxed: it only spares a sleep; the loop returns on the acquire load above. */
-		if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target)
-			rcu__word_wait(gp->owner, &gp->gp_done_word, asleep, -1);
+		if (!changed && rcu__done_announce(gp, word) && rcu__load(&gp->gp_completed, RCU__RELAXED) < target)
+			rcu__word_wait(gp->owner, &gp->gp_done_word, word | RCU__DONE_WAITERS, -1);
 	}
 	if (rcu__load(&gp->gp_completed, RCU__RELAXED) < target) {
 		uint64_t cur = rcu__gp_advance(gp, target);

@@ -7,7 +7,7 @@
     mutate.py RCU_H --check MUTATION...  only check that each mutation applies
 
 A MUTATION is LABEL[#N][~TEXT]:KIND, for example R1:fence, R2:relaxed, G4:release, G5:load,
-D1#1:relaxed.
+D1#2:relaxed.
 
 The labelled operation is the statement that follows the label's comment (`/* R1: ...`, or a
 comment block whose first line is `/*` and whose next starts with `* R1:`), or the statement on the
@@ -16,9 +16,9 @@ that ends it (an `if (...) a; else b;` as a whole), or a whole `#if ... #endif` 
 has several comments (L1, G6, ...) is mutated at every one of them, or at the N-th only with #N
 (counted from 1 in file order). ~TEXT moves from the labelled statement to the first statement
 within a few lines below it whose text contains TEXT (repeat ~TEXT to go on from there): for a
-label whose prose names more than one access (D1's second comment, D1#2, is the compare-exchange
-that sets the waiters' bit of `gp_done_word`, and D1#2~gp_completed the load of `gp_completed`
-after it).
+label whose prose names more than one access (D1's first comment, D1#1, is the compare-exchange
+that sets the waiters' bit of `gp_done_word`, in rcu__done_announce(); D1#2 is the load of the
+word in gp_share(), and D1#2~gp_completed the load of `gp_completed` after it).
 
 KIND, applied inside the labelled statement only (of an if, for or while with a block, inside its
 head only):

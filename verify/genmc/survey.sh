@@ -72,7 +72,7 @@ Q0#1:relaxed Q0#2:relaxed Q1:relaxed Q2:fence Q3:fence
 G0:relaxed G0:release G0:acquire G0:store G1:fence G2:relaxed G3:fence G4:release G4:relaxed
 G5:relaxed G5:release G5:load G6#1:fence G6#2:fence
 P1:relaxed P1~rcu__fence_full:fence I1:relaxed S1:fence
-D1#1:relaxed
+D1#2:relaxed
 D2:relaxed
 C1:relaxed C1:release C2:relaxed C3:relaxed C4:relaxed C4:acquire C4:release C5:relaxed
 W1:relaxed W1~gp_requested:relaxed X1#1:relaxed X1#1~exiting:relaxed X1#2:relaxed
