@@ -132,8 +132,20 @@
  * WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF OR IN
  * CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
-#ifndef RCU_H
+/*
+ * Included once per translation unit (RCU_H), except by compat/liburcu, which reads the file
+ * again for each further flavour a liburcu program names in the same unit (urcu_mb_*() beside
+ * urcu_qsbr_*()): it defines RCU__INSTANCE, renames every identifier of the flavour's code
+ * (compat/liburcu/rcu_instance.h) and keeps this file's macros of the first reading. Each
+ * `#if !defined(RCU__INSTANCE)` block below is what every flavour of a unit shares (struct rcu_head,
+ * the pointer macros, the lists) or what only the unit's own flavour has (C++, the name layers).
+ */
+#if !defined(RCU_H) || defined(RCU__INSTANCE)
+#if !defined(RCU__INSTANCE)
 #define RCU_H
+#elif !defined(RCU_H)
+#error "rcu.h: RCU__INSTANCE is compat/liburcu's, after rcu.h was included once"
+#endif
 
 /* >>config ------------------------------------------------------------------------------------ */
 
@@ -423,15 +435,17 @@ RCU__EXTERN_C_BEGIN
 #error "rcu.h: needs POSIX declarations that the feature macros hide here: include rcu.h before other headers, or compile with -D_DEFAULT_SOURCE (or _GNU_SOURCE, or _POSIX_C_SOURCE=200809L)"
 #endif
 #if RCU__OWN_POSIX
+#if !defined(RCU__INSTANCE) /* the C library's, one declaration for every flavour */
 extern long rcu__sys_syscall(long number, ...) RCU__NOEXCEPT __asm__("syscall");
 extern ssize_t rcu__sys_readlink(const char *path, char *buf, size_t size) RCU__NOEXCEPT __asm__("readlink");
 struct rcu__sigset {
 	unsigned long word[128 / sizeof(unsigned long)];
 };
-#define rcu__sigset_t struct rcu__sigset
 extern int rcu__sys_sigfillset(struct rcu__sigset *set) RCU__NOEXCEPT __asm__("sigfillset");
 extern int rcu__sys_pthread_sigmask(int how, const struct rcu__sigset *set, struct rcu__sigset *old) RCU__NOEXCEPT
 	__asm__("pthread_sigmask");
+#endif
+#define rcu__sigset_t struct rcu__sigset
 #define rcu__sigfillset rcu__sys_sigfillset
 #define rcu__pthread_sigmask rcu__sys_pthread_sigmask
 #if defined(__mips__) || defined(__alpha__)
@@ -448,8 +462,10 @@ extern int rcu__sys_pthread_sigmask(int how, const struct rcu__sigset *set, stru
 #define RCU__SIG_SETMASK SIG_SETMASK
 #endif
 #if RCU__OWN_TIME
+#if !defined(RCU__INSTANCE) /* the C library's, one declaration for every flavour */
 extern int rcu__sys_clock_gettime(int clock, struct timespec *ts) RCU__NOEXCEPT __asm__("clock_gettime");
 extern int rcu__sys_nanosleep(const struct timespec *ts, struct timespec *rem) RCU__NOEXCEPT __asm__("nanosleep");
+#endif
 #define rcu__clock_gettime rcu__sys_clock_gettime
 #define rcu__nanosleep rcu__sys_nanosleep
 #define RCU__CLOCK_REALTIME 0
@@ -637,6 +653,11 @@ RCU__INLINE int rcu__membarrier(int cmd)
 
 /* >>types ------------------------------------------------------------------------------------- */
 
+/* The types, down to the static assertions, are every flavour's: their layout depends on no
+ * flavour, and a unit with several (compat/liburcu) defines each once, so that a flavour's
+ * symbols have one type in every unit (C++'s one-definition rule: the compile suite links such
+ * units with -flto -Wodr -Werror, compat-flavour-units-lto-*). */
+#if !defined(RCU__INSTANCE)
 /**
  * struct rcu_head - embed one in an object to hand it to call_rcu(), call_srcu() or rcu_free().
  *
@@ -883,6 +904,8 @@ RCU__STATIC_ASSERT(offsetof(struct rcu__state, gp) % RCU_CACHE_LINE == 0 &&
 RCU__STATIC_ASSERT(RCU__ALIGNOF(struct srcu_struct) <= RCU__ALIGNOF(max_align_t),
 		   "rcu.h: struct srcu_struct asks for no more alignment than malloc() gives");
 
+#endif /* !RCU__INSTANCE */
+
 /* The flavour's code (>>config) is in the magic number, so that only copies of this flavour's
  * state are taken for one another. */
 #define RCU__STATE_MAGIC (0x7263752e68000000ull | ((uint64_t)RCU__FCODE << 16) | (uint64_t)RCU__ABI)
@@ -1005,6 +1028,7 @@ RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp, uint64_t target, uint6
  * interleaving happen every run: a test that defines RCU__TEST_HOOKS before including rcu.h
  * provides rcu__test_hook() (a link error if it does not). Not an interface.
  */
+#if !defined(RCU__INSTANCE) /* one hook for every flavour of a unit */
 enum rcu__test_point {
 	RCU__TP_ENQ_BEFORE_SWAP, /* rcu__enqueue(): predecessor recorded, tail not yet swapped */
 	RCU__TP_ENQ_BEFORE_LINK, /* rcu__enqueue(): tail swapped, predecessor not yet linked */
@@ -1016,6 +1040,9 @@ enum rcu__test_point {
 };
 #if defined(RCU__TEST_HOOKS)
 void rcu__test_hook(enum rcu__test_point point);
+#endif
+#endif /* !RCU__INSTANCE */
+#if defined(RCU__TEST_HOOKS)
 #define RCU__TEST_HOOK(point) rcu__test_hook(point)
 #else
 #define RCU__TEST_HOOK(point) ((void)0)
@@ -1256,7 +1283,7 @@ static inline void rcu_read_lock(void) RCU__NOEXCEPT
 {
 	rcu__read_lock_at(NULL, 0);
 }
-#if defined(RCU_DEBUG)
+#if defined(RCU_DEBUG) && !defined(RCU__INSTANCE)
 #define rcu_read_lock() rcu__read_lock_at(__FILE__, __LINE__)
 #endif
 
@@ -1378,7 +1405,7 @@ static inline int srcu_read_lock(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
 	return rcu__srcu_lock_at(ssp, NULL, 0);
 }
-#if defined(RCU_DEBUG)
+#if defined(RCU_DEBUG) && !defined(RCU__INSTANCE)
 #define srcu_read_lock(ssp) rcu__srcu_lock_at((ssp), __FILE__, __LINE__)
 #endif
 
@@ -1414,6 +1441,7 @@ static inline bool srcu_read_lock_held(const struct srcu_struct *ssp) RCU__NOEXC
 	return false;
 }
 
+#if !defined(RCU__INSTANCE) /* the pointer macros are every flavour's */
 /* >>pointers ---------------------------------------------------------------------------------- */
 
 /*
@@ -1549,8 +1577,11 @@ RCU__EXTERN_C_BEGIN
  * section ends, unless the object was handed to another protection (a lock, a reference count).
  */
 #if defined(RCU_DEBUG_DEREFERENCE)
+/* A section of the unit's flavour, or of any further flavour compat/liburcu adds (it redefines
+ * this: the macros below expand it where they are used). */
+#define RCU__IN_SECTION() rcu_read_ongoing()
 #define rcu_dereference(p) \
-	(rcu_read_ongoing() ? (void)0 \
+	(RCU__IN_SECTION() ? (void)0 \
 			    : RCU__SYM(die)("rcu_dereference()", \
 				"called outside a read-side critical section: use rcu_dereference_protected() where the update-side lock protects the pointer"), \
 	 rcu__ptr_load(p, __ATOMIC_CONSUME))
@@ -1567,7 +1598,7 @@ RCU__EXTERN_C_BEGIN
  */
 #if defined(RCU_DEBUG_DEREFERENCE)
 #define rcu_dereference_check(p, c) \
-	((c) || rcu_read_ongoing() ? (void)0 \
+	((c) || RCU__IN_SECTION() ? (void)0 \
 			    : RCU__SYM(die)("rcu_dereference_check()", \
 				"called outside a read-side critical section and the condition is false"), \
 	 rcu__ptr_load(p, __ATOMIC_CONSUME))
@@ -1663,6 +1694,7 @@ RCU__EXTERN_C_BEGIN
 
 /** rcu_container_of(ptr, type, member) - the object that holds *ptr as its member. */
 #define rcu_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#endif /* !RCU__INSTANCE */
 
 /* >>grace-period ------------------------------------------------------------------------------ */
 
@@ -1840,7 +1872,9 @@ static inline int init_srcu_struct(struct srcu_struct *ssp) RCU__NOEXCEPT
 {
 	return rcu__init_srcu_named(ssp, "srcu_struct");
 }
+#if !defined(RCU__INSTANCE)
 #define init_srcu_struct(ssp) rcu__init_srcu_named((ssp), #ssp)
+#endif
 
 /**
  * cleanup_srcu_struct(ssp) - retire SRCU domain *ssp; its memory may be freed afterwards.
@@ -2988,15 +3022,19 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 
 /* C: a null constant as the callback does not compile (C++: deleted overloads, in >>cxx). */
 #if !defined(__cplusplus)
+#if !defined(RCU__INSTANCE) /* declared once for every flavour of a unit */
 extern void (*rcu__null_callback(void))(struct rcu_head *)
 	__attribute__((error("call_rcu()/call_srcu(): the callback is a null pointer constant; pass the function to call after the grace period")));
 extern void (*rcu__small_callback(void))(struct rcu_head *)
 	__attribute__((error("call_rcu()/call_srcu(): the callback is a constant below 4096, not a function address; pass the function to call after the grace period (rcu_free() frees an object)")));
+#endif
 #define RCU__CALLBACK(func) \
 	_Generic((func), void *: rcu__null_callback(), int: rcu__null_callback(), long: rcu__null_callback(), \
 		 default: (__builtin_constant_p((uintptr_t)(func)) && (uintptr_t)(func) < RCU__CALLBACK_MIN \
 			   ? rcu__small_callback() : (func)))
+#if !defined(RCU__INSTANCE)
 #define call_rcu(head, func) (call_rcu)((head), RCU__CALLBACK(func))
+#endif
 #endif
 
 /**
@@ -3048,7 +3086,7 @@ static inline void call_srcu(struct srcu_struct *ssp, struct rcu_head *head, voi
 	rcu__srcu_ready(ssp);
 	RCU__SYM(call)(&ssp->gp, head, func);
 }
-#if !defined(__cplusplus)
+#if !defined(__cplusplus) && !defined(RCU__INSTANCE)
 #define call_srcu(ssp, head, func) (call_srcu)((ssp), (head), RCU__CALLBACK(func))
 #endif
 
@@ -3870,6 +3908,7 @@ RCU__SLOW(child_fork) void RCU__SYM(child_fork)(void)
 	}
 }
 
+#if !defined(RCU__INSTANCE) /* the lists are every flavour's */
 /* >>lists ------------------------------------------------------------------------------------- */
 
 /*
@@ -4092,6 +4131,7 @@ static inline void rcu_hlist_replace(struct rcu_hlist_node *old, struct rcu_hlis
 	for (pos = rcu__hlist_entry_or_null(rcu_access_pointer((head)->first), __typeof__(*(pos)), member); \
 	     pos && ((tmp = rcu__hlist_entry_or_null(rcu_access_pointer((pos)->member.next), __typeof__(*(pos)), member)), 1); \
 	     pos = tmp)
+#endif /* !RCU__INSTANCE */
 
 /* >>debug ------------------------------------------------------------------------------------- */
 
@@ -4209,12 +4249,14 @@ RCU__SLOW(report_stall) RCU__COLD void RCU__SYM(report_stall)(struct rcu__gp *gp
  * here, before the unit's code can touch a state laid out or driven differently. Units are
  * checked by their constructors, which the loader runs one at a time.
  */
+#if !defined(RCU__INSTANCE) /* every flavour's type (>>types) */
 struct rcu__config_ref {
 	int32_t state; /* (atomic) enum rcu__init_state */
 	struct rcu__config cfg;
 	char unit[160];
 	char free_call[96];
 };
+#endif
 extern struct rcu__config_ref RCU__SYM(config_ref);
 RCU__ONCE(b, config_ref) struct rcu__config_ref RCU__SYM(config_ref);
 
@@ -4294,6 +4336,7 @@ RCU__SLOW(check_config) void RCU__SYM(check_config)(struct rcu__state *s, const 
  * so that no feature macro and no -ldl is needed).
  */
 #if defined(__linux__)
+#if !defined(RCU__INSTANCE) /* the C library's, one declaration for every flavour */
 #if UINTPTR_MAX > 0xffffffffu
 struct rcu__phdr {
 	uint32_t type, flags;
@@ -4312,6 +4355,7 @@ struct rcu__dl_info {
 };
 extern int rcu__dl_iterate_phdr(int (*cb)(struct rcu__dl_info *, size_t, void *), void *data) __asm__("dl_iterate_phdr")
 	__attribute__((weak));
+#endif
 
 struct rcu__copies {
 	int n;
@@ -4406,6 +4450,7 @@ RCU__SLOW(debug_delay) void RCU__SYM(debug_delay)(void)
 
 RCU__EXTERN_C_END
 
+#if !defined(RCU__INSTANCE) /* C++ and the name layers: the unit's own flavour only */
 /* >>cxx --------------------------------------------------------------------------------------- */
 
 /*
@@ -4729,5 +4774,6 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain()) noexcep
 #endif
 #include "compat/kernel/rcu_kernel_names.h"
 #endif
+#endif /* !RCU__INSTANCE */
 
-#endif /* RCU_H */
+#endif /* !RCU_H || RCU__INSTANCE */

@@ -13,14 +13,17 @@
  * come first. docs/api.md, "Porting from liburcu", lists every name, mapped or left out, and why.
  *
  * The flavour-prefixed API (urcu_memb_read_lock(), urcu_qsbr_synchronize_rcu(), ...) is
- * generated from one list, RCU__URCU_API below, for the flavour rcu.h was included with: one
- * translation unit has one flavour (several flavours in one unit are not supported yet: their
- * names are missing, not wrong).
+ * generated from one list, RCU__URCU_API below, for the flavour rcu.h was included with. A unit
+ * whose liburcu headers name several flavours (<urcu/urcu-mb.h> and <urcu/urcu-qsbr.h>) reads
+ * this file again for each further one, as it reads rcu.h again (rcu_instance.h, RCU__INSTANCE):
+ * then only the blocks that call a flavour are read, for that flavour; those marked
+ * `#if !defined(RCU__INSTANCE)` are the unit's once (types, macros, the unprefixed names).
  */
 #ifndef RCU_H
 #error "compat/liburcu/rcu_liburcu_names.h: include rcu.h (or a liburcu header of compat/liburcu) first"
 #endif
-#ifndef RCU__COMPAT_LIBURCU_NAMES_H
+#if !defined(RCU__COMPAT_LIBURCU_NAMES_H) || defined(RCU__INSTANCE)
+#if !defined(RCU__INSTANCE)
 #define RCU__COMPAT_LIBURCU_NAMES_H
 
 #include "../rcu_compat.h"
@@ -34,6 +37,9 @@
 #include "urcu/ref.h"
 #include <errno.h>
 #include <pthread.h>
+#endif /* !RCU__INSTANCE */
+
+#if !defined(RCU__INSTANCE)
 
 /* >>liburcu-lists: urcu/list.h (updaters, under their lock) and urcu/rculist.h. ------------------ */
 
@@ -101,9 +107,12 @@
 #define cds_hlist_for_each_entry_safe_2(entry, e, head, member) rcu_hlist_for_each_entry_safe(entry, e, head, member)
 #define cds_hlist_for_each_entry_rcu_2(entry, head, member) rcu_hlist_for_each_entry(entry, head, member)
 
+#endif /* !RCU__INSTANCE */
+
 /* >>liburcu-defer: urcu/defer.h. defer_rcu(fct, p) is fct(p) after a grace period, on the callback
  * worker (a node from malloc() carries it through call_rcu()). ------------------------------------ */
 
+#if !defined(RCU__INSTANCE)
 struct rcu__defer {
 	struct rcu_head head;
 	void (*fct)(void *p);
@@ -115,6 +124,7 @@ static inline void rcu__defer_run(struct rcu_head *head)
 	d->fct(d->p);
 	free(d);
 }
+#endif /* !RCU__INSTANCE */
 /* Outside read-side sections: when its node cannot be allocated it waits for a grace period and
  * calls fct(p) itself. */
 static inline void defer_rcu(void (*fct)(void *p), void *p)
@@ -155,6 +165,7 @@ static inline void rcu_defer_barrier_thread(void)
  * CPU's callbacks go to the one worker. A program that checks the results (liburcu's tests do)
  * reports that the workers are unavailable; none is claimed that does not exist.
  */
+#if !defined(RCU__INSTANCE)
 #define URCU_CALL_RCU_RT (1U << 0)
 #define URCU_CALL_RCU_RUNNING (1U << 1)
 #define URCU_CALL_RCU_STOP (1U << 2)
@@ -165,6 +176,7 @@ static inline void rcu_defer_barrier_thread(void)
 struct call_rcu_data {
 	char rcu__worker; /* the flavour's one worker: nothing to configure */
 };
+#endif /* !RCU__INSTANCE */
 /* The default call_rcu_data, one per flavour and process, and each thread's choice (NULL or it). */
 #define RCU__URCU_SYM(n) RCU__SYM(urcu_##n)
 RCU__WEAK struct call_rcu_data RCU__URCU_SYM(default_crdp);
@@ -241,9 +253,11 @@ static inline void call_rcu_after_fork_child(void)
 
 /* >>liburcu-poll: urcu/urcu-poll.h. liburcu's polled grace periods take a struct. ---------------- */
 
+#if !defined(RCU__INSTANCE)
 struct urcu_gp_poll_state {
 	unsigned long grace_period_id;
 };
+#endif /* !RCU__INSTANCE */
 static inline struct urcu_gp_poll_state rcu__urcu_start_poll(void)
 {
 	struct urcu_gp_poll_state s;
@@ -279,13 +293,17 @@ static inline bool poll_state_synchronize_rcu(struct urcu_gp_poll_state s) noexc
 {
 	return rcu__urcu_poll_state(s);
 }
-#else
+#elif !defined(RCU__INSTANCE)
 #define poll_state_synchronize_rcu(s) \
 	_Generic((s), struct urcu_gp_poll_state: rcu__urcu_poll_state, default: (poll_state_synchronize_rcu))(s)
 #endif
+#if !defined(RCU__INSTANCE)
 #define start_poll_synchronize_rcu() rcu__urcu_start_poll()
+#endif
 
 /* >>liburcu-flavor: urcu/flavor.h. ---------------------------------------------------------------- */
+
+#if !defined(RCU__INSTANCE)
 
 struct urcu_atfork {
 	void (*before_fork)(void *priv);
@@ -326,6 +344,7 @@ struct rcu_flavor_struct {
 	struct urcu_gp_poll_state (*update_start_poll_synchronize_rcu)(void);
 	bool (*update_poll_state_synchronize_rcu)(struct urcu_gp_poll_state state);
 };
+#endif /* !RCU__INSTANCE */
 
 /* >>liburcu-prefixed: urcu/urcu-<flavour>.h, the flavour-prefixed API. ------------------------------ */
 
@@ -377,24 +396,37 @@ struct rcu_flavor_struct {
 	V(register_rculfhash_atfork, (struct urcu_atfork * atfork), urcu_register_rculfhash_atfork(atfork)) \
 	V(unregister_rculfhash_atfork, (struct urcu_atfork * atfork), urcu_unregister_rculfhash_atfork(atfork))
 
-#define RCU__URCU_NAME3(f, n) urcu_##f##_##n
+#define RCU__URCU_NAME3(f, n) urcu_##f##n
 #define RCU__URCU_NAME2(f, n) RCU__URCU_NAME3(f, n)
-/* urcu_<flavour of this unit>_<n> */
-#define RCU__URCU_NAME(n) RCU__URCU_NAME2(RCU__FTAG, n)
+/* urcu_<flavour>_<n>. Wherever a name is a macro's parameter it is pasted at once (_##n), so
+ * that it is never replaced by a name that a further flavour's reading renames (call_rcu,
+ * synchronize_rcu, ...: rcu_instance.h). */
+#define RCU__URCU_NAME(n) RCU__URCU_NAME2(RCU__FTAG, _##n)
 #define RCU__URCU_DEFINE_V(name, params, stmt) \
-	static inline void RCU__URCU_NAME(name) params RCU__NOEXCEPT \
+	static inline void RCU__URCU_NAME2(RCU__FTAG, _##name) params RCU__NOEXCEPT \
 	{ \
 		stmt; \
 	}
 #define RCU__URCU_DEFINE_R(type, name, params, expr) \
-	static inline type RCU__URCU_NAME(name) params RCU__NOEXCEPT \
+	static inline type RCU__URCU_NAME2(RCU__FTAG, _##name) params RCU__NOEXCEPT \
 	{ \
 		return expr; \
 	}
 RCU__URCU_API(RCU__URCU_DEFINE_V, RCU__URCU_DEFINE_R)
 
-/* The flavour table of this unit's flavour, urcu_<flavour>_flavor, and its unprefixed name. */
-static const struct rcu_flavor_struct RCU__URCU_NAME(flavor) __attribute__((unused)) = {
+/* The flavour's table, urcu_<flavour>_flavor (and, for the unit's first flavour, its unprefixed
+ * name): one object per flavour and program (weak), so that its address names the flavour in
+ * every unit, as liburcu's does (cds_lfht_new_flavor() compares it); its functions are those of
+ * the unit the linker keeps, which are every unit's. Its symbol is rcu.h's
+ * (rcu__<flavour>_v<ABI>_urcu_flavor), not liburcu's, so that a liburcu loaded into the same
+ * process keeps its own table. */
+#if defined(__cplusplus)
+#define RCU__URCU_FLAVOR_EXTERN extern /* a C++ const has internal linkage otherwise */
+#else
+#define RCU__URCU_FLAVOR_EXTERN
+#endif
+extern const struct rcu_flavor_struct RCU__URCU_NAME(flavor) __asm__(RCU__STR(RCU__SYM(urcu_flavor)));
+RCU__WEAK RCU__URCU_FLAVOR_EXTERN const struct rcu_flavor_struct RCU__URCU_NAME(flavor) = {
 	RCU__URCU_NAME(read_lock),
 	RCU__URCU_NAME(read_unlock),
 	RCU__URCU_NAME(read_ongoing),
@@ -412,7 +444,22 @@ static const struct rcu_flavor_struct RCU__URCU_NAME(flavor) __attribute__((unus
 	RCU__URCU_NAME(start_poll_synchronize_rcu),
 	RCU__URCU_NAME(poll_state_synchronize_rcu),
 };
+
+#if !defined(RCU__INSTANCE)
 #define rcu_flavor RCU__URCU_NAME(flavor)
+/* What a use of the first flavour's unprefixed rcu_flavor or cds_lfht_new() expands to besides, and
+ * what it calls instead when rcu_liburcu.h finds that no header named that flavour although the
+ * unit has several: a compile-time error with this sentence. */
+#define RCU__URCU_FIRST_USE() ((void)0)
+#define RCU__URCU_UNBOUND_RULE \
+	"compat/liburcu: this unit has several flavours, and no header named its first one (MEMB, liburcu's default, because a header that names none, such as <urcu/rculist.h>, <urcu/call-rcu.h> or <urcu/rculfhash.h>, came first): rcu_flavor and cds_lfht_new() would be MEMB's; include the flavour header of the flavour you mean before the other urcu headers, or build with -DRCU_FLAVOUR_<NAME>"
+extern int rcu__urcu_unbound(void) __attribute__((error(RCU__URCU_UNBOUND_RULE)));
+extern const struct rcu_flavor_struct *rcu__urcu_unbound_flavor(void) __attribute__((error(RCU__URCU_UNBOUND_RULE)));
+/* Each further flavour's read_ongoing(), once rcu_liburcu.h has added it (RCU__IN_SECTION()). */
+#define RCU__URCU_ONGOING_QSBR() 0
+#define RCU__URCU_ONGOING_MEMB() 0
+#define RCU__URCU_ONGOING_MB() 0
+#define RCU__URCU_ONGOING_BP() 0
 
 /* liburcu's inline names under _LGPL_SOURCE (the urcu/static/ headers), which its programs may call: the
  * same functions and macros here (rcu.h is all inline). */
@@ -431,15 +478,18 @@ static inline void rcu_init(void)
 {
 }
 
+#endif /* !RCU__INSTANCE */
+
 #if defined(RCU_FLAVOUR_BP)
-/* liburcu-bp's pointer names (urcu/urcu-bp.h). */
+/* liburcu-bp's pointer names (urcu/urcu-bp.h), for BP as the unit's first flavour or a further
+ * one: a further flavour's reading keeps its urcu_<flavour>_ macros (scripts/instance-names.py). */
 #define urcu_bp_dereference(p) rcu_dereference(p)
 #define urcu_bp_set_pointer(pp, v) rcu_set_pointer(pp, v)
 #define urcu_bp_xchg_pointer(pp, v) rcu_xchg_pointer(pp, v)
 #define urcu_bp_cmpxchg_pointer(pp, old, v) rcu_cmpxchg_pointer(pp, old, v)
 #endif
 
-#endif /* RCU__COMPAT_LIBURCU_NAMES_H */
+#endif /* !RCU__COMPAT_LIBURCU_NAMES_H || RCU__INSTANCE */
 
 /*
  * Both name layers in one unit (this file and compat/kernel/rcu_kernel_names.h, in either order):
@@ -447,6 +497,6 @@ static inline void rcu_init(void)
  * own entry; liburcu code there gets the struct from urcu_<flavour>_start_poll_synchronize_rcu().
  * Whichever file comes second applies this, so the order of the includes does not matter.
  */
-#if defined(RCU__COMPAT_LIBURCU_NAMES_H) && defined(RCU__COMPAT_KERNEL_NAMES_H)
+#if defined(RCU__COMPAT_LIBURCU_NAMES_H) && defined(RCU__COMPAT_KERNEL_NAMES_H) && !defined(RCU__INSTANCE)
 #undef start_poll_synchronize_rcu
 #endif

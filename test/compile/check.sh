@@ -48,8 +48,15 @@
 #           rejected in C and C++, with a control; no dynamic initialiser in a C++ unit, with a
 #           control; the names of liburcu and of the kernel that ported code meets
 #           (liburcu_names.c, kernel_names.c), and both layers in one unit, built and run in C
-#           and C++ (both_names.c); every header of compat/ alone (gcc C11, g++ C++11), and a
-#           second flavour in one unit refused with its sentence; a program built from gcc, clang, g++ and clang++
+#           and C++ (both_names.c); every header of compat/ alone (gcc C11, g++ C++11), a
+#           top-level flavour header (<urcu-qsbr.h>) after another flavour refused with its
+#           sentence, and the four flavour headers of compat/liburcu in one unit
+#           (test/port/liburcu_multiflavour.c: each flavour first, C11 without RCU_DEBUG and with
+#           it and RCU_DEBUG_DEREFERENCE, and C++11 and C++23 with RCU_DEBUG) built without a
+#           warning (also -Wredundant-decls -Wshadow) and run, and with a unit of rcu.h in the
+#           further flavour, as C++ under -flto, without a -Wodr warning; flavour headers after
+#           a first header that names none (unbound_flavour.c): the prefixed names run, the
+#           unprefixed rcu_flavor and cds_lfht_new() refused with their sentence; a program built from gcc, clang, g++ and clang++
 #           objects and a shared object, run (one RCU); test/port/pointers.c built with clang
 #           and run in each flavour, test/cxx's tests with clang and clang++ in QSBR and MB; the
 #           ```cpp blocks of the docs compiled (and run when they hold main()).
@@ -154,6 +161,21 @@ modes_run() {
 ok_run() {
 	local name=$1 cc; cc=$(cc_path "$2"); shift 2
 	{ "$cc" "$@" -x none -pthread -o "$out/$name" && timeout 60 "$out/$name"; } >"$out/$name.log" 2>&1 && pass "$name"
+}
+
+# lto_units NAME CXX FLAVOUR: test/port/multiflavour_units.c, whose FLAVOUR is a further flavour
+# of its unit, and its peer, rcu.h in FLAVOUR, as C++ with -flto, linked with -Wodr -Werror (each
+# type of FLAVOUR's symbols has one definition across the units), and run.
+lto_units() {
+	local name=$1 cc; cc=$(cc_path "$2"); local fl=$3 first=MB
+	[ "$fl" = MB ] && first=MEMB
+	{ "$cc" -x c++ -std=c++17 -O2 -flto -Wall -Wextra -Werror -DRCU_FLAVOUR_"$fl" -I"${header:-$src}" \
+		-c "$src/test/port/multiflavour_peer.c" -o "$out/$name-peer.o" &&
+		"$cc" -x c++ -std=c++17 -O2 -flto -Wall -Wextra -Werror -DRCU_FLAVOUR_$first -DPEER="$(echo "$fl" | tr A-Z a-z)" \
+			-I"${header:-$src}/compat/liburcu" -I"$src/test/port" -c "$src/test/port/multiflavour_units.c" \
+			-o "$out/$name-units.o" &&
+		"$cc" -flto -O2 -Wodr -Werror "$out/$name-peer.o" "$out/$name-units.o" -pthread -o "$out/$name" &&
+		timeout 60 "$out/$name"; } >"$out/$name.log" 2>&1 && pass "$name"
 }
 
 # compat_header NAME CC HEADER ARGS...: a unit that includes only HEADER (of compat/liburcu or
@@ -455,7 +477,7 @@ compat_headers() {
 	local d h
 	for d in liburcu kernel; do
 		(cd "${header:-$src}/compat/$d" && find . -name '*.h' | sed 's|^\./||' | sort) | while read -r h; do
-			case "$h" in rcu_liburcu_names.h|rcu_kernel_names.h) continue ;; esac
+			case "$h" in rcu_liburcu_names.h|rcu_kernel_names.h|rcu_instance.h|rcu_instance_names.h) continue ;; esac
 			if [ "$h" = urcu/cds.h ] && grep -o '"[a-z]*\.h"' "${header:-$src}/compat/$d/$h" | tr -d '"' |
 				while read -r i; do [ -f "${header:-$src}/compat/$d/urcu/$i" ] || echo missing; done | grep -q .; then
 				continue
@@ -667,6 +689,24 @@ lang)
 		fi
 		job "compat-second-flavour-$c" must_fail_any 'include <urcu-qsbr.h> before the other urcu headers' "$c" \
 			-std=c11 -I"${header:-$src}/compat/liburcu" -include urcu.h -x c "${header:-$src}/compat/liburcu/urcu-qsbr.h"
+		# The four flavour headers of liburcu in one unit (compat/liburcu/rcu_instance.h), each
+		# flavour first once, with and without RCU_DEBUG: no warning, and each an RCU of its own.
+		for fl in "${flavours[@]}"; do
+			for dbg in "" "-DRCU_DEBUG -DRCU_DEBUG_DEREFERENCE"; do
+				# shellcheck disable=SC2086 # the debug flags are words
+				job "compat-all-flavours-$c-$fl${dbg:+-debug}" ok_run "$c" -std=c11 "${ow[@]}" -Wredundant-decls -Wshadow \
+					-I"${header:-$src}/compat/liburcu" -DRCU_FLAVOUR_$fl $dbg "$src/test/port/liburcu_multiflavour.c"
+			done
+		done
+		# A first header that names no flavour, then two flavour headers: MEMB is the first
+		# flavour, by default; the prefixed names work, the unprefixed ones that would mean MEMB
+		# do not compile.
+		job "compat-unbound-flavour-$c" ok_run "$c" -std=c11 "${ow[@]}" -I"${header:-$src}/compat/liburcu" \
+			"$here/unbound_flavour.c"
+		for case in LFHT_NEW RCU_FLAVOR; do
+			job "compat-unbound-flavour-$c-$case" must_fail_any 'no header named its first one' "$c" -std=c11 \
+				-I"${header:-$src}/compat/liburcu" -DCASE_$case "$here/unbound_flavour.c"
+		done
 		for case in CALL_RCU_NULL CALL_RCU_ZERO CALL_SRCU_NULL; do
 			job "reject-null-$c-$case" must_fail_any 'null pointer constant' "$c" -std=c11 "${inc[@]}" \
 				-DCASE_$case "$here/reject_null_callback.c"
@@ -711,6 +751,15 @@ lang)
 			job "cxx-domain-unlock-$c-$std" ok_compile "$c" -std=$std "${ow[@]}" "${inc[@]}" "$here/cxx_domain_unlock.cpp"
 		done
 		job "reject-null-ok-$c" ok_compile "$c" -x c++ -std=c++17 "${ow[@]}" "${inc[@]}" -DCASE_OK "$here/reject_null_callback.c"
+		if [ "$c" = g++ ]; then
+			for fl in "${flavours[@]}"; do
+				job "compat-flavour-units-lto-$c-$fl" lto_units "$c" "$fl"
+			done
+		fi
+		for std in c++11 c++2b; do
+			job "compat-all-flavours-$c-$std" ok_run "$c" -x c++ -std=$std "${ow[@]}" -I"${header:-$src}/compat/liburcu" \
+				-DRCU_FLAVOUR_QSBR -DRCU_DEBUG "$src/test/port/liburcu_multiflavour.c"
+		done
 		if [ "$c" = g++ ]; then
 			for h in $(compat_headers); do
 				job "compat-header-$c-c++11-${h//\//_}" compat_header "$c" "$h" -x c++ -std=c++11 "${ow[@]}"

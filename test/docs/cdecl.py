@@ -384,13 +384,16 @@ def configurations(root, flavours):
 
 
 def include_guard(root):
-    """The include guard of rcu.h: the first #ifndef X that is followed at once by #define X."""
+    """The include guard of rcu.h: the first #ifndef X (or #if !defined(X) || ..., as rcu.h reads
+    `#if !defined(RCU_H) || defined(RCU__INSTANCE)`) whose next few directives define X."""
     ds = source_directives(root)
     for k in range(len(ds) - 1):
-        m = re.match(r'^#\s*ifndef\s+(\w+)\s*$', ds[k][1])
+        m = re.match(r'^#\s*(?:ifndef\s+(\w+)\s*$|if\s+!\s*defined\s*\(\s*(\w+)\s*\))', ds[k][1])
         if m:
-            n = re.match(r'^#\s*define\s+(\w+)\s*$', ds[k + 1][1])
-            if n and n.group(1) == m.group(1):
-                return m.group(1)
+            name = m.group(1) or m.group(2)
+            for d in ds[k + 1:k + 4]:
+                n = re.match(r'^#\s*define\s+(\w+)\s*$', d[1])
+                if n and n.group(1) == name:
+                    return name
             return None
     return None

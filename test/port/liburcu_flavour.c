@@ -30,13 +30,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1); \
-		} \
-	} while (0)
+#include "port_check.h"
 
 static CDS_LIST_HEAD(mylist);
 

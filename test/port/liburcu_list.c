@@ -31,13 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1); \
-		} \
-	} while (0)
+#include "port_check.h"
 
 struct service {
 	uint64_t id;

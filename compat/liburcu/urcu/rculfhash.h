@@ -9,9 +9,13 @@
  *   - No worker thread: automatic resizes run in an RCU callback. The pthread_attr_t argument of
  *     the constructors is accepted and unused; cds_lfht_destroy() sets *attr to NULL (it keeps no
  *     attributes: a caller that allocated them still owns them).
- *   - One flavour per translation unit, chosen at compile time: cds_lfht_new_flavor() and
- *     _cds_lfht_new() accept liburcu's flavour pointer and do not use it; the table always uses
- *     the unit's flavour (the one its header selected).
+ *   - The table's flavour is the unit's first flavour, chosen at compile time (the one its
+ *     headers selected): cds_lfht_new_flavor() and _cds_lfht_new() accept that flavour's table
+ *     (urcu_<flavour>_flavor, rcu_flavor) or NULL, and return NULL for another flavour's (a
+ *     further flavour of the unit, <urcu/urcu-qsbr.h> after <urcu.h> say), whose readers the
+ *     table's grace periods would not wait for; RCU_DEBUG aborts there with a sentence. Where no
+ *     header named the first flavour and the unit has several, cds_lfht_new() and rcu_flavor
+ *     do not compile (compat/liburcu/rcu_liburcu.h).
  *   - One bucket memory layout: the cds_lfht_mm_order, _chunk and _mmap backends exist (their
  *     addresses may be passed) and are not used.
  *   - No custom allocator: cds_lfht_new_with_flavor_alloc() with a non-NULL allocator returns NULL.
@@ -19,6 +23,7 @@
 #ifndef _URCU_RCULFHASH_H
 #define _URCU_RCULFHASH_H
 
+#include "../rcu_liburcu.h" /* the unit's flavour, as liburcu's other headers take it */
 #include "../../../rcu_lfht.h"
 
 #include <pthread.h>
@@ -94,9 +99,10 @@ static inline struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 							const struct cds_lfht_alloc *alloc, pthread_attr_t *attr)
 {
 	(void)mm;
-	(void)flavor;
 	(void)attr;
-	if (alloc)
+	RCU__CHECK(!flavor || flavor == &RCU__URCU_NAME(flavor), "cds_lfht_new_flavor()",
+		   "the flavour table is not the unit's first flavour's, whose grace periods the table uses (a further flavour's readers would not be waited for): include that flavour's header before the other urcu headers of the unit");
+	if (alloc || (flavor && flavor != &RCU__URCU_NAME(flavor)))
 		return NULL;
 	return rcu_lfht_new(init_size, min_nr_alloc_buckets, max_nr_buckets, flags);
 }
@@ -125,11 +131,15 @@ static inline struct cds_lfht *cds_lfht_new_with_flavor_alloc(unsigned long init
 					attr);
 }
 
-static inline struct cds_lfht *cds_lfht_new(unsigned long init_size, unsigned long min_nr_alloc_buckets,
+static inline struct cds_lfht *(cds_lfht_new)(unsigned long init_size, unsigned long min_nr_alloc_buckets,
 					    unsigned long max_nr_buckets, int flags, pthread_attr_t *attr)
 {
 	return _cds_lfht_new(init_size, min_nr_alloc_buckets, max_nr_buckets, flags, NULL, NULL, attr);
 }
+/* Unprefixed, as liburcu's top-level flavour headers map it: the unit's first flavour's table,
+ * refused at compile time where no header named that flavour (RCU__URCU_FIRST_USE()). */
+#define cds_lfht_new(init_size, min_nr_alloc_buckets, max_nr_buckets, flags, attr) \
+	(RCU__URCU_FIRST_USE(), (cds_lfht_new)(init_size, min_nr_alloc_buckets, max_nr_buckets, flags, attr))
 
 static inline int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 {
