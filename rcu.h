@@ -137,8 +137,9 @@
  * again for each further flavour a liburcu program names in the same unit (urcu_mb_*() beside
  * urcu_qsbr_*()): it defines RCU__INSTANCE, renames every identifier of the flavour's code
  * (compat/liburcu/rcu_instance.h) and keeps this file's macros of the first reading. Each
- * `#if !defined(RCU__INSTANCE)` block below is what every flavour of a unit shares (struct rcu_head,
- * the pointer macros, the lists) or what only the unit's own flavour has (C++, the name layers).
+ * `#if !defined(RCU__INSTANCE)` block below is what every flavour of a unit shares (the types, the
+ * pointer macros, the lists, the C library's declarations) or what only the unit's own flavour has
+ * (C++, the name layers).
  */
 #if !defined(RCU_H) || defined(RCU__INSTANCE)
 #if !defined(RCU__INSTANCE)

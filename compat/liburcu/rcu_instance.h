@@ -77,3 +77,23 @@
 #pragma pop_macro("RCU_FLAVOUR_MEMB")
 #pragma pop_macro("RCU_FLAVOUR_MB")
 #pragma pop_macro("RCU_FLAVOUR_BP")
+
+/* The flavour's sections count for rcu_dereference()'s check (rcu_liburcu.h, RCU__IN_SECTION()). */
+#if defined(RCU__INSTANCE_QSBR)
+#undef RCU__URCU_ONGOING_QSBR
+#define RCU__URCU_ONGOING_QSBR() urcu_qsbr_read_ongoing()
+#elif defined(RCU__INSTANCE_MEMB)
+#undef RCU__URCU_ONGOING_MEMB
+#define RCU__URCU_ONGOING_MEMB() urcu_memb_read_ongoing()
+#elif defined(RCU__INSTANCE_MB)
+#undef RCU__URCU_ONGOING_MB
+#define RCU__URCU_ONGOING_MB() urcu_mb_read_ongoing()
+#else
+#undef RCU__URCU_ONGOING_BP
+#define RCU__URCU_ONGOING_BP() urcu_bp_read_ongoing()
+#endif
+#undef RCU__INSTANCE_QSBR
+#undef RCU__INSTANCE_MEMB
+#undef RCU__INSTANCE_MB
+#undef RCU__INSTANCE_BP
+#define RCU__URCU_SEVERAL 1

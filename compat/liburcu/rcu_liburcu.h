@@ -76,54 +76,26 @@
 #include "rcu_liburcu_names.h"
 #endif
 
-/* A further flavour, once per unit. */
+/* A further flavour (once per unit: its header has an include guard). */
 #if defined(RCU__URCU_FURTHER_QSBR)
 #undef RCU__URCU_FURTHER_QSBR
-#if !defined(RCU__URCU_HAVE_QSBR)
-#define RCU__URCU_HAVE_QSBR 1
 #define RCU__INSTANCE_QSBR 1
 #include "rcu_instance.h"
-#undef RCU__INSTANCE_QSBR
-#undef RCU__URCU_ONGOING_QSBR
-#define RCU__URCU_ONGOING_QSBR() urcu_qsbr_read_ongoing()
-#define RCU__URCU_SEVERAL 1
-#endif
 #endif
 #if defined(RCU__URCU_FURTHER_MEMB)
 #undef RCU__URCU_FURTHER_MEMB
-#if !defined(RCU__URCU_HAVE_MEMB)
-#define RCU__URCU_HAVE_MEMB 1
 #define RCU__INSTANCE_MEMB 1
 #include "rcu_instance.h"
-#undef RCU__INSTANCE_MEMB
-#undef RCU__URCU_ONGOING_MEMB
-#define RCU__URCU_ONGOING_MEMB() urcu_memb_read_ongoing()
-#define RCU__URCU_SEVERAL 1
-#endif
 #endif
 #if defined(RCU__URCU_FURTHER_MB)
 #undef RCU__URCU_FURTHER_MB
-#if !defined(RCU__URCU_HAVE_MB)
-#define RCU__URCU_HAVE_MB 1
 #define RCU__INSTANCE_MB 1
 #include "rcu_instance.h"
-#undef RCU__INSTANCE_MB
-#undef RCU__URCU_ONGOING_MB
-#define RCU__URCU_ONGOING_MB() urcu_mb_read_ongoing()
-#define RCU__URCU_SEVERAL 1
-#endif
 #endif
 #if defined(RCU__URCU_FURTHER_BP)
 #undef RCU__URCU_FURTHER_BP
-#if !defined(RCU__URCU_HAVE_BP)
-#define RCU__URCU_HAVE_BP 1
 #define RCU__INSTANCE_BP 1
 #include "rcu_instance.h"
-#undef RCU__INSTANCE_BP
-#undef RCU__URCU_ONGOING_BP
-#define RCU__URCU_ONGOING_BP() urcu_bp_read_ongoing()
-#define RCU__URCU_SEVERAL 1
-#endif
 #endif
 
 /*
