@@ -2,7 +2,8 @@
 # The test suite: the README's test command.
 #   scripts/test.sh            every test of every flavour that is not in the `slow` suite
 #   scripts/test.sh --asan     the same under AddressSanitizer + UndefinedBehaviorSanitizer (not the
-#                              compile and docs checks, which a sanitizer cannot change)
+#                              compile, docs and size checks, which build with compilers and
+#                              flags of their own: a sanitizer build cannot change them)
 #   scripts/test.sh --tsan     the same under ThreadSanitizer
 #   scripts/test.sh --slow     the long runs (torture, stress) as well
 #   scripts/test.sh --musl     the same built against musl (musl-gcc, scripts/musl.ini), on
@@ -165,21 +166,24 @@ run_stress() { # run_stress <build dir>
 	[ "$failed" = 0 ]
 }
 
-# The sanitizer builds: -O1 -g, half the compile time of -O2 (docs/testing.md, "Sanitizers").
-# A build directory set up before keeps its options.
-sanitizer_build=(-Dbuildtype=debugoptimized -Doptimization=1)
+# The sanitizer builds: -O1 -g1, half the compile time of -O2 -g, with the file and line a report
+# prints (docs/testing.md, "Sanitizers"). A build directory set up before keeps its options.
+sanitizer_build=(-Doptimization=1 -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1)
 
 mode=${1:-default}
 case "$mode" in
 default) run build slow -- -- ;;
 --slow) run build -- -- ;;
 --asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run build-asan slow compile docs -- --timeout-multiplier 3 -- \
+	run build-asan slow compile docs size -- --timeout-multiplier 3 -- \
 	-Db_sanitize=address,undefined -Db_lundef=false "${sanitizer_build[@]}" ;;
 --tsan) # TSan: the same suite. Criterion cannot start under TSan (its issue #274: "Could not
 	# initialize inheritable arena"), so test/meson.build builds the tests against test/runner.h.
-	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 RCU_TEST_TIMEOUT_SCALE=4 \
-	run build-tsan slow compile docs -- --timeout-multiplier 4 -- \
+	# TSan sleeps atexit_sleep_ms (default 1000) before a process exits, so that threads still
+	# running can show races with the exit: every test's child did, a second each, half of this
+	# step's time. 100 ms still lets the RCU worker and a test's leftovers run into the exit.
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:atexit_sleep_ms=100 RCU_TEST_TIMEOUT_SCALE=4 \
+	run build-tsan slow compile docs size -- --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false "${sanitizer_build[@]}" ;;
 --musl) run_musl ;;
 --stress) run_stress build ;;

@@ -15,7 +15,7 @@
   3. Test counts. A number of meson tests is written `<!-- count: SELECTION -->N meson tests`,
      and N must be the number of tests that the build given by --build defines for SELECTION:
      `default` (all but the `slow` suite: what scripts/test.sh runs) or `sanitizers` (also
-     without the `compile` and `docs` suites and the release shapes of `symbols`: what --asan
+     without the `compile`, `docs` and `size` suites and the release shapes of `symbols`: what --asan
      and --tsan leave out). Any other
      "N meson tests" in a doc is an error: a count that nothing checks goes stale. Without
      --build the counts are not compared (the markers are still required).
@@ -37,7 +37,7 @@ import doclib  # noqa: E402
 MACHINE_PATH = re.compile(r'(?<![\w.~/-])/(?:var|home|work|root|tmp|srv|opt|mnt|usr/local|Users)/[^\s`)\]"\'<>]*')
 COUNT_MARKED = re.compile(r'<!--\s*count:\s*(\w+)\s*-->\s*(\d[\d,]*)\s+meson tests')
 COUNT_ANY = re.compile(r'(\d[\d,]*)\s+meson tests')
-SELECTIONS = {'default': {'slow'}, 'sanitizers': {'slow', 'compile', 'docs'}}
+SELECTIONS = {'default': {'slow'}, 'sanitizers': {'slow', 'compile', 'docs', 'size'}}
 
 
 def source_files(root):

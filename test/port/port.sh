@@ -47,7 +47,10 @@ mkdir -p "$(dirname "$out")"
 
 std=-std=c11
 [ "$lang" = c++ ] && std=-std=c++17
-flags=(-x "$lang" "$std" -O2 -g -Wall -Wextra -Wpedantic -DRCU_FLAVOUR_"$(echo "$flavour" | tr a-z A-Z)")
+# A sanitizer build's ports are built as its tests are (scripts/test.sh): -O1 -g1.
+level=(-O2 -g)
+[ "$sanitize" != none ] && [ -n "$sanitize" ] && [ "$original" != 1 ] && level=(-O1 -g1)
+flags=(-x "$lang" "$std" "${level[@]}" -Wall -Wextra -Wpedantic -DRCU_FLAVOUR_"$(echo "$flavour" | tr a-z A-Z)")
 if [ "$original" = 1 ]; then
 	# shellcheck disable=SC2206 # the flags are words
 	flags+=(-DPORT_LIBURCU -fno-strict-aliasing $liburcu)
