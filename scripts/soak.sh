@@ -49,7 +49,7 @@ clone() { # clone <directory>: a fresh clone of the commit under test
 	git -C "$1" checkout -q "$commit"
 }
 
-echo "soak: $runs runs of 'scripts/test.sh $musl' ($libc) of ${commit:0:12} in $out, beside $spinners spinning processes"
+echo "soak: $runs runs of 'scripts/test.sh${musl:+ $musl}' ($libc) of ${commit:0:12} in $out, beside $spinners spinning processes"
 start=$(date +%s)
 tree=$out/clone
 [ -n "$fresh" ] || clone "$tree"
