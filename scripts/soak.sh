@@ -27,7 +27,9 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: $0 [--runs N] [--musl] [--spinners K] [--fresh] [--out DIR]" >&2; exit 2 ;;
 	esac
 done
-case "$runs$spinners" in *[!0-9]*) echo "soak.sh: --runs and --spinners take numbers" >&2; exit 2 ;; esac
+case "$runs,$spinners" in
+*[!0-9,]* | ,* | *, | 0,*) echo "soak.sh: --runs takes a number from 1, --spinners a number from 0" >&2; exit 2 ;;
+esac
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -35,11 +37,22 @@ commit=$(git -C "$here" rev-parse HEAD)
 libc=glibc
 [ -z "$musl" ] || libc=musl
 
-spin=()
+# The spinners die with this script, however it ends (setpriv's parent-death signal covers a
+# SIGKILL of the script, which its EXIT trap cannot). An interrupted run (SIGINT, SIGTERM) takes
+# its test.sh down with it and is not counted: it says so and exits 130.
+spin=() running=
 stop_spinners() { [ ${#spin[@]} = 0 ] || kill "${spin[@]}" 2>/dev/null || :; spin=(); }
+interrupted() {
+	[ -z "$running" ] || kill -TERM -- "-$running" 2>/dev/null || :
+	echo "soak: interrupted${i:+ during run $i}; not a result"
+	exit 130
+}
 trap stop_spinners EXIT
+trap interrupted INT TERM
+deathsig=()
+command -v setpriv >/dev/null && deathsig=(setpriv --pdeathsig KILL)
 for _ in $(seq "$spinners"); do
-	(exec yes >/dev/null) &
+	(exec "${deathsig[@]}" yes >/dev/null) &
 	spin+=($!)
 done
 
@@ -58,8 +71,12 @@ for i in $(seq "$runs"); do
 	log=$out/run-$i.log
 	t0=$(date +%s)
 	rc=0
+	# In a session (and process group) of its own, so that an interruption can stop all of it.
 	# shellcheck disable=SC2086 # $musl is one word or none
-	(cd "$tree" && scripts/test.sh $musl) >"$log" 2>&1 || rc=$?
+	(cd "$tree" && exec setsid -w scripts/test.sh $musl) >"$log" 2>&1 &
+	running=$!
+	wait "$running" || rc=$?
+	running=
 	t=$(($(date +%s) - t0))
 	said=$(grep -E '^build(-musl)?: [0-9]+ passed' "$log" | tail -1 || :)
 	echo "soak: run $i of $runs: ${said:-no summary line} (exit status $rc), $t s, load average $(cut -d' ' -f1-3 /proc/loadavg)"

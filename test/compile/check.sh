@@ -765,8 +765,8 @@ lang)
 		fi
 		# The four-flavour unit as C++ with RCU_DEBUG: the oldest standard with g++, the newest with
 		# clang++ (the port suite builds it as C++17, g++, each flavour first).
-		std=c++11
-		[ "$c" = clang++ ] && std=c++2b
+		std="c++11"
+		[ "$c" = clang++ ] && std="c++2b"
 		job "compat-all-flavours-$c-$std" ok_run "$c" -x c++ -std=$std "${ow[@]}" -I"${header:-$src}/compat/liburcu" \
 			-DRCU_FLAVOUR_QSBR -DRCU_DEBUG "$src/test/port/liburcu_multiflavour.c"
 		if [ "$c" = g++ ]; then

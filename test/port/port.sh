@@ -5,12 +5,13 @@
 #
 #   port.sh --compiler CC --lang c|c++ --flavour F --src ROOT --out DIR [--sanitize LIST]
 #           [--compat liburcu|kernel] [--liburcu "CFLAGS" --liburcu-libs "LIBS"] [--skip REASON]
-#           PROGRAM.c
+#           [--warn "FLAGS"] PROGRAM.c
 #
 # The program is compiled here, in the test, not by the build: a port that does not compile (a
 # name rcu.h lacks, a warning it causes) is then one failing test whose log holds the compiler's
-# messages, not a broken build. Flags: -O2 -g -Wall -Wextra -Wpedantic -Werror, C11 or C++17
-# (`-x c++` over the same .c file), -DRCU_FLAVOUR_<F>, -pthread, and the build's sanitizers.
+# messages, not a broken build. Flags: -O2 -g -Wall -Wextra -Wpedantic -Werror and --warn's,
+# C11 or C++17 (`-x c++` over the same .c file), -DRCU_FLAVOUR_<F>, -pthread, and the build's
+# sanitizers (with which -O1 -g1 instead of -O2 -g, as the sanitizer builds of scripts/test.sh).
 # --compat adds -I ROOT/compat/<liburcu|kernel>: the program's own includes (<urcu.h>,
 # <linux/rcupdate.h>, ...) then find rcu.h's, with no change to its source.
 # With --liburcu the program is built as the original instead (-DPORT_LIBURCU, the given liburcu
@@ -22,7 +23,7 @@
 # (liburcu_hlist.c's emptiness check fails without it); rcu.h's hash lists do not cast. Exit status: the program's, or 1
 # when it does not compile, or 124 when it runs past 60 s.
 set -u
-compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0 skip= compat=
+compiler= lang=c flavour= src= out= sanitize=none liburcu= liburcu_libs= original=0 skip= compat= warn=
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--compiler) compiler=$2; shift 2 ;;
@@ -35,6 +36,7 @@ while [ $# -gt 1 ]; do
 	--liburcu-libs) liburcu_libs=$2; shift 2 ;;
 	--skip) skip=$2; shift 2 ;;
 	--compat) compat=$2; shift 2 ;;
+	--warn) warn=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -47,7 +49,6 @@ mkdir -p "$(dirname "$out")"
 
 std=-std=c11
 [ "$lang" = c++ ] && std=-std=c++17
-# A sanitizer build's ports are built as its tests are (scripts/test.sh): -O1 -g1.
 level=(-O2 -g)
 [ "$sanitize" != none ] && [ -n "$sanitize" ] && [ "$original" != 1 ] && level=(-O1 -g1)
 flags=(-x "$lang" "$std" "${level[@]}" -Wall -Wextra -Wpedantic -DRCU_FLAVOUR_"$(echo "$flavour" | tr a-z A-Z)")
@@ -55,7 +56,8 @@ if [ "$original" = 1 ]; then
 	# shellcheck disable=SC2206 # the flags are words
 	flags+=(-DPORT_LIBURCU -fno-strict-aliasing $liburcu)
 else
-	flags+=(-Werror -I"$src" -I"$src/test/port")
+	# shellcheck disable=SC2206 # the flags are words
+	flags+=(-Werror $warn -I"$src" -I"$src/test/port")
 	[ -n "$compat" ] && flags+=(-I"$src/compat/$compat" -MD -MF "$out.d")
 fi
 if [ "$sanitize" != none ] && [ -n "$sanitize" ]; then
