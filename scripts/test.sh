@@ -181,7 +181,7 @@ default) run build slow -- -- ;;
 	# initialize inheritable arena"), so test/meson.build builds the tests against test/runner.h.
 	# TSan sleeps atexit_sleep_ms (default 1000) before a process exits, so that threads still
 	# running can show races with the exit: every test's child did, a second each, half of this
-	# step's time. 100 ms still lets the RCU worker and a test's leftovers run into the exit.
+	# step's test time. 100 ms still lets the RCU worker and a test's leftovers run into the exit.
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:atexit_sleep_ms=100 RCU_TEST_TIMEOUT_SCALE=4 \
 	run build-tsan slow compile docs size -- --timeout-multiplier 4 -- \
 	-Db_sanitize=thread -Db_lundef=false "${sanitizer_build[@]}" ;;

@@ -109,6 +109,10 @@ def check_machine_paths(root, docs, rep):
     return n
 
 
+def not_in_sanitizer_builds(name):
+    return (name.startswith('symbols-') and not name.endswith('-debug')) or name == 'liburcu_queues-liburcu'
+
+
 def build_counts(build):
     path = os.path.join(build, 'meson-info', 'intro-tests.json')
     with open(path, encoding='utf-8') as f:
@@ -121,9 +125,7 @@ def build_counts(build):
         # control against liburcu (their meson.build files).
         out[sel] = sum(1 for t in tests if not leave_out & {s.split(':')[-1] for s in t['suite']}
                        and '-liburcu-new-' not in t['name']
-                       and not (sel == 'sanitizers' and t['name'].startswith('symbols-')
-                                and not t['name'].endswith('-debug'))
-                       and not (sel == 'sanitizers' and t['name'] == 'liburcu_queues-liburcu'))
+                       and not (sel == 'sanitizers' and not_in_sanitizer_builds(t['name'])))
     return out
 
 

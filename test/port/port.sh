@@ -49,8 +49,9 @@ mkdir -p "$(dirname "$out")"
 
 std=-std=c11
 [ "$lang" = c++ ] && std=-std=c++17
+[ "$sanitize" = none ] && sanitize=
 level=(-O2 -g)
-[ "$sanitize" != none ] && [ -n "$sanitize" ] && [ "$original" != 1 ] && level=(-O1 -g1)
+[ -z "$sanitize" ] || level=(-O1 -g1)
 flags=(-x "$lang" "$std" "${level[@]}" -Wall -Wextra -Wpedantic -DRCU_FLAVOUR_"$(echo "$flavour" | tr a-z A-Z)")
 if [ "$original" = 1 ]; then
 	# shellcheck disable=SC2206 # the flags are words
@@ -60,7 +61,7 @@ else
 	flags+=(-Werror $warn -I"$src" -I"$src/test/port")
 	[ -n "$compat" ] && flags+=(-I"$src/compat/$compat" -MD -MF "$out.d")
 fi
-if [ "$sanitize" != none ] && [ -n "$sanitize" ]; then
+if [ -n "$sanitize" ]; then
 	flags+=(-fsanitize="$sanitize" -fno-omit-frame-pointer)
 fi
 echo "port.sh: $compiler ${flags[*]} $prog -x none -o $out -pthread $liburcu_libs"
